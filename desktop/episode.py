@@ -1,0 +1,121 @@
+"""Wiring shared by the app and the command line: a match, its players, its renderer and its session.
+
+Both front ends build episodes here so that a game played in the window and a game run in batch are
+recorded identically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.core import Game, State
+from engine.match import Match, Pacer, Review
+from engine.players import Player, StepRecord, is_model_spec, make_player
+from sessions import SessionWriter
+
+
+def png_renderer(game_id: str, size: int = 512, *, grid_labels: bool = True) -> Callable[[State], bytes] | None:
+    """The board renderer as PNG bytes (what a vision model receives), or ``None`` if there is none."""
+    import renderers
+
+    try:
+        renderer = renderers.get(game_id)
+    except KeyError:
+        return None
+    renderers.ensure_gui_app()
+
+    def render(state: State) -> bytes:
+        return renderer.png(state, size, size, grid_labels=grid_labels)
+
+    return render
+
+
+@dataclasses.dataclass
+class Episode:
+    """A match being played and the session recording it."""
+
+    game: Game
+    match: Match
+    writer: SessionWriter
+    specs: list[str]
+
+    @property
+    def path(self) -> Path:
+        return self.writer.path
+
+
+def build_players(
+    game: Game, specs: Sequence[str], *, seed: int | None, model_options: Mapping[str, Any] | None = None
+) -> list[Player]:
+    """Players for every seat; a single spec fills every seat of a multi-seat game."""
+    specs = list(specs) or ["random"]
+    if len(specs) == 1 and game.num_seats > 1:
+        specs = specs * game.num_seats
+    if len(specs) != game.num_seats:
+        raise ValueError(f"{game.title} has {game.num_seats} seat(s); got {len(specs)} --player values")
+    players: list[Player] = []
+    for seat, spec in enumerate(specs):
+        seat_seed = None if seed is None else seed * 1009 + seat
+        opts = dict(model_options or {}) if is_model_spec(spec) else {}
+        players.append(make_player(spec, game, seed=seat_seed, **opts))
+    return players
+
+
+def start_episode(
+    game_id: str,
+    specs: Sequence[str],
+    *,
+    root: Path,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    model_options: Mapping[str, Any] | None = None,
+    max_steps: int | None = None,
+    pacer: Pacer | None = None,
+    review: Review | None = None,
+    render: Callable[[State], bytes] | None = None,
+    players: Sequence[Player] | None = None,
+    state: State | None = None,
+    history: Sequence[StepRecord] = (),
+    forked_from: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Episode:
+    """Create the game, the players, the match and its session writer (subscribed to the match)."""
+    game = engine.make(game_id, **dict(options or {}))
+    seated = list(players) if players is not None else build_players(
+        game, specs, seed=seed, model_options=model_options
+    )
+    match = Match(
+        game,
+        seated,
+        seed=seed,
+        state=state,
+        history=history,
+        max_steps=max_steps,
+        pacer=pacer,
+        review=review,
+        render=render,
+        forked_from=forked_from,
+    )
+    extra: dict[str, Any] = {}
+    harness = {
+        str(seat): p.harness_config() for seat, p in enumerate(seated) if hasattr(p, "harness_config")
+    }
+    if harness:
+        extra["harness"] = harness
+    if forked_from:
+        extra["forked_from"] = dict(forked_from)
+    writer = SessionWriter.create(
+        root,
+        game=game.id,
+        players=[match.player_info(s) for s in range(game.num_seats)],
+        seed=seed,
+        options=dict(game.options),
+        title=title,
+        extra=extra or None,
+    )
+    match.subscribe(writer.append)
+    return Episode(game, match, writer, [p.spec for p in seated])

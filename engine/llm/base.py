@@ -1,0 +1,134 @@
+"""The provider protocol: one request in, a stream of normalised deltas out.
+
+Every provider (OpenAI and compatible servers, Anthropic, the offline simulated model) implements
+:class:`LLMClient`. The harness records what goes in (:class:`Request`, exactly as sent) and what comes
+out (:class:`Delta` items while streaming, then one :class:`Completion`), so the inspector can show
+reasoning and answer apart, live, with tokens, latency and retries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ImagePart:
+    """A PNG sent to a vision model."""
+
+    png: bytes
+    detail: str = "auto"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    text: str
+    images: tuple[ImagePart, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Request:
+    """One model call. ``thinking`` asks for extended thinking / reasoning where the provider has it:
+    ``budget_tokens`` for Anthropic, ``effort`` (low/medium/high) for OpenAI reasoning models."""
+
+    model: str
+    messages: tuple[Message, ...]
+    temperature: float | None = None
+    max_tokens: int = 1024
+    thinking: bool = False
+    thinking_budget: int | None = None
+    effort: str | None = None
+    timeout_s: float = 60.0
+    #: Free-form tag recorded with the call ("action", "reflection", "perception").
+    purpose: str = "action"
+
+    def params(self) -> dict[str, Any]:
+        """The request parameters as recorded in a session (never credentials)."""
+        out: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens, "purpose": self.purpose}
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        if self.thinking:
+            out["thinking"] = True
+            if self.thinking_budget:
+                out["thinking_budget"] = self.thinking_budget
+            if self.effort:
+                out["effort"] = self.effort
+        return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Delta:
+    """A piece of streamed output: ``kind`` is ``"reasoning"`` (thinking) or ``"content"`` (answer)."""
+
+    kind: Literal["reasoning", "content"]
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Completion:
+    """The finished call: the assembled texts and what it took."""
+
+    content: str
+    reasoning: str = ""
+    usage: Usage = Usage()
+    latency_ms: float = 0.0
+    stop_reason: str | None = None
+    model: str = ""
+    retries: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RetryNotice:
+    """Reported through ``on_retry`` when the transport retries (429, 5xx, dropped connection)."""
+
+    attempt: int
+    reason: str
+    wait_s: float | None = None
+    status: int | None = None
+
+
+class LLMError(Exception):
+    """A model call failed for good. ``kind`` is one of ``timeout``, ``rate_limit``, ``server``,
+    ``auth``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``."""
+
+    def __init__(self, message: str, *, kind: str = "other", status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    """A model provider.
+
+    :meth:`complete` always streams: every piece of reasoning or answer is passed to ``on_delta`` as
+    it arrives (the inspector shows it live), and the assembled :class:`Completion` is returned.
+    Transport retries are reported through ``on_retry``. Failures raise :class:`LLMError`;
+    cancelling the awaiting task cancels the call.
+    """
+
+    #: ``"openai"``, ``"anthropic"``, ``"local"``, ``"sim"``.
+    provider: str
+    #: Whether the model is simulated (shown as such everywhere in the app).
+    simulated: bool
+
+    async def complete(
+        self,
+        request: Request,
+        *,
+        on_delta: Callable[[Delta], None] | None = None,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> Completion: ...
+
+    async def aclose(self) -> None: ...
