@@ -43,9 +43,12 @@ class Pacer:
 
     def pause(self) -> None:
         self.running = False
+        self._budget = 0
 
     def step_once(self) -> None:
-        """Allow exactly one more step while paused."""
+        """Allow exactly one more step while paused (ignored while running)."""
+        if self.running:
+            return
         self._budget += 1
         self._wake.set()
 

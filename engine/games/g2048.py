@@ -1,0 +1,437 @@
+"""2048, as LMGame-Bench plays it.
+
+A square board (4x4 by default) of power-of-two tiles. Each move (``up``, ``down``, ``left``,
+``right``) slides every tile as far as it goes and merges equal neighbours once per move; when the
+move changes the board a new tile (2 with probability 0.9, else 4) appears in a random empty cell.
+
+The raw score is LMGame-Bench's *merged sum*: the sum of the values of all tiles created by merges
+(two 2s merging give +4). The reported figure is ``score_2048 = 10 * log2(merged_sum)``.
+
+The game ends when no move changes the board, or when the board has not changed for
+:data:`STAGNATION_LIMIT` consecutive turns (LMGame-Bench's stuck rule). Until then all four moves are
+legal: a move that changes nothing is a wasted turn that counts towards stagnation, exactly as a
+model's repeated impossible move does in the benchmark.
+
+Randomness comes from ``random.Random(f"{seed}:{step}")`` with the seed stored in the state, so the
+same seed and the same moves always give the same tiles, and any saved state continues the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import random
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    JsonDict,
+    Seat,
+    State,
+    StateFormatError,
+    Transition,
+    seats_of,
+)
+
+Board = tuple[tuple[int, ...], ...]
+
+ACTIONS: tuple[Action, ...] = ("up", "down", "left", "right")
+#: Consecutive turns without a board change after which the episode ends (LMGame-Bench, M = 10).
+STAGNATION_LIMIT = 10
+#: Probability that a spawned tile is a 4 rather than a 2.
+FOUR_PROBABILITY = 0.1
+DEFAULT_SIZE = 4
+
+
+# -- board mechanics (pure functions on tuples; shared with the bots) ------------------------------
+
+
+@functools.lru_cache(maxsize=65536)
+def slide_row_left(row: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Slide one row to the left and merge equal neighbours once.
+
+    Returns the new row and the merged sum it earned, e.g. ``(2, 2, 2, 2) -> ((4, 4, 0, 0), 8)``.
+    Cached because bots evaluate the same rows many thousands of times.
+    """
+    tiles = [v for v in row if v]
+    out: list[int] = []
+    gain = 0
+    i = 0
+    while i < len(tiles):
+        if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
+            merged = tiles[i] * 2
+            out.append(merged)
+            gain += merged
+            i += 2
+        else:
+            out.append(tiles[i])
+            i += 1
+    out.extend([0] * (len(row) - len(out)))
+    return tuple(out), gain
+
+
+def transpose(board: Board) -> Board:
+    """Rows become columns."""
+    return tuple(zip(*board, strict=True))
+
+
+def move_board(board: Board, action: Action) -> tuple[Board, int]:
+    """Apply a move to a board without spawning; returns the new board and the merged sum earned.
+
+    Raises:
+        InvalidActionError: ``action`` is not one of ``up``, ``down``, ``left``, ``right``.
+    """
+    if action == "left":
+        rows = [slide_row_left(r) for r in board]
+        return tuple(r for r, _ in rows), sum(g for _, g in rows)
+    if action == "right":
+        rows = [slide_row_left(r[::-1]) for r in board]
+        return tuple(r[::-1] for r, _ in rows), sum(g for _, g in rows)
+    if action == "up":
+        moved, gain = move_board(transpose(board), "left")
+        return transpose(moved), gain
+    if action == "down":
+        moved, gain = move_board(transpose(board), "right")
+        return transpose(moved), gain
+    raise InvalidActionError(f"{action!r} is not a 2048 move; moves are {', '.join(ACTIONS)}")
+
+
+def empty_cells(board: Board) -> list[tuple[int, int]]:
+    """Empty cells in reading order."""
+    return [(r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == 0]
+
+
+def can_move(board: Board) -> bool:
+    """Whether at least one move changes the board (an empty cell or two equal neighbours)."""
+    n = len(board)
+    for r in range(n):
+        for c in range(n):
+            v = board[r][c]
+            if v == 0:
+                return True
+            if c + 1 < n and board[r][c + 1] == v:
+                return True
+            if r + 1 < n and board[r + 1][c] == v:
+                return True
+    return False
+
+
+def place(board: Board, cell: tuple[int, int], value: int) -> Board:
+    """A copy of ``board`` with ``value`` at ``cell``."""
+    r, c = cell
+    row = board[r]
+    return board[:r] + (row[:c] + (value,) + row[c + 1 :],) + board[r + 1 :]
+
+
+def spawn(board: Board, rng: random.Random) -> tuple[Board, tuple[int, int] | None]:
+    """Put a 2 (p = 0.9) or a 4 (p = 0.1) in a random empty cell; ``None`` when the board is full."""
+    cells = empty_cells(board)
+    if not cells:
+        return board, None
+    cell = rng.choice(cells)
+    value = 4 if rng.random() < FOUR_PROBABILITY else 2
+    return place(board, cell, value), cell
+
+
+def _rng(seed: int, tag: int | str) -> random.Random:
+    # A string seed is hashed with SHA-512 by ``random.Random`` and is independent of PYTHONHASHSEED,
+    # so the tiles are the same on every machine and every run.
+    return random.Random(f"{seed}:{tag}")
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State2048(State):
+    """A 2048 position.
+
+    Attributes:
+        board: rows of tile values, 0 for an empty cell.
+        merged_sum: the raw score, the sum of the values of all tiles created by merges.
+        stagnant: consecutive turns without a board change.
+        last_action: the move that led here, or ``None`` at the start.
+        spawned: the cell of the tile spawned by the last move, or ``None``.
+        seed: the seed every future tile spawn is derived from.
+        step: moves played so far (including moves that changed nothing).
+    """
+
+    game_id: ClassVar[str] = "2048"
+
+    board: Board
+    merged_sum: int = 0
+    stagnant: int = 0
+    last_action: Action | None = None
+    spawned: tuple[int, int] | None = None
+    seed: int = 0
+    step: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.board)
+
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        if self.stagnant >= STAGNATION_LIMIT or not can_move(self.board):
+            return ()
+        return (0,)
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the game ended by the stagnation rule rather than by a full, locked board."""
+        return self.stagnant >= STAGNATION_LIMIT
+
+    def legal_actions(self, seat: Seat | None = None) -> list[Action]:
+        if seat not in (None, 0) or self.is_over:
+            return []
+        return list(ACTIONS)
+
+    def changes_board(self, action: Action) -> bool:
+        """Whether ``action`` would move or merge at least one tile."""
+        return move_board(self.board, action)[0] != self.board
+
+    def apply(self, action: Action | Mapping[Seat, Action]) -> State2048:
+        if isinstance(action, Mapping):
+            if set(action) != {0}:
+                raise IllegalActionError("2048 has one seat (0)")
+            action = action[0]
+        if action not in ACTIONS:
+            raise InvalidActionError(f"{action!r} is not a 2048 move; moves are {', '.join(ACTIONS)}")
+        if self.is_over:
+            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+        moved, gain = move_board(self.board, action)
+        if moved == self.board:
+            return dataclasses.replace(
+                self, stagnant=self.stagnant + 1, last_action=action, spawned=None, step=self.step + 1
+            )
+        board, cell = spawn(moved, _rng(self.seed, self.step))
+        return dataclasses.replace(
+            self,
+            board=board,
+            merged_sum=self.merged_sum + gain,
+            stagnant=0,
+            last_action=action,
+            spawned=cell,
+            step=self.step + 1,
+        )
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return (self.merged_sum,)
+
+    @property
+    def max_tile(self) -> int:
+        return max(max(row) for row in self.board)
+
+    def metrics(self) -> dict[str, float]:
+        return {
+            "score_2048": score_2048(self.merged_sum),
+            "merged_sum": self.merged_sum,
+            "max_tile": self.max_tile,
+            "empty": len(empty_cells(self.board)),
+        }
+
+    # -- text views --------------------------------------------------------------------------
+
+    def grid_text(self) -> str:
+        """The board as a right-aligned grid, ``.`` for empty cells."""
+        width = max(4, len(str(self.max_tile)))
+        return "\n".join(" ".join(f"{v if v else '.':>{width}}" for v in row) for row in self.board)
+
+    def text(self, seat: Seat | None = None) -> str:
+        lines = [self.grid_text(), ""]
+        lines.append(
+            f"Score (merged sum): {self.merged_sum}   Max tile: {self.max_tile}   "
+            f"Empty cells: {len(empty_cells(self.board))}"
+        )
+        if self.last_action is not None:
+            moved = "moved the board" if self.stagnant == 0 else "did not change the board"
+            lines.append(f"Last move: {self.last_action} ({moved})")
+        if self.is_over:
+            reason = (
+                f"the board did not change for {STAGNATION_LIMIT} turns" if self.stalled else "no move is possible"
+            )
+            lines.append(f"Game over: {reason}.")
+        elif self.stagnant:
+            lines.append(f"Turns without a board change: {self.stagnant} of {STAGNATION_LIMIT}")
+        return "\n".join(lines)
+
+    def text_table(self) -> str:
+        """The perception module's coordinate table: one line per tile, then the empty cells.
+
+        Example line: ``Tile 8 at (row 0, col 2)``. Rows and columns count from 0 at the top left.
+        """
+        lines = [
+            f"Tile {v} at (row {r}, col {c})"
+            for r, row in enumerate(self.board)
+            for c, v in enumerate(row)
+            if v
+        ]
+        empties = empty_cells(self.board)
+        if empties:
+            lines.append("Empty cells: " + ", ".join(f"(row {r}, col {c})" for r, c in empties))
+        else:
+            lines.append("Empty cells: none")
+        return "\n".join(lines)
+
+    def to_json(self) -> JsonDict:
+        return {
+            "game": self.game_id,
+            "board": [list(row) for row in self.board],
+            "merged_sum": self.merged_sum,
+            "stagnant": self.stagnant,
+            "last_action": self.last_action,
+            "spawned": list(self.spawned) if self.spawned is not None else None,
+            "seed": self.seed,
+            "step": self.step,
+        }
+
+
+def score_2048(merged_sum: float) -> float:
+    """LMGame-Bench's reported score: ``10 * log2(merged_sum)``, 0 when nothing was merged."""
+    return 10.0 * math.log2(merged_sum) if merged_sum > 0 else 0.0
+
+
+# -- game --------------------------------------------------------------------------------------
+
+_DIRECTION_WORDS = re.compile(r"\b(up|down|left|right)\b")
+_RULES = """\
+2048 is played on a {n}x{n} grid of numbered tiles.
+Each turn you choose one move: up, down, left or right. All tiles slide as far as possible in that
+direction. Two tiles with the same number that collide merge into one tile with their sum; a tile
+merges at most once per move. Example: a row [2, 2, 2, 2] moved left becomes [4, 4, 0, 0].
+After every move that changes the board, a new tile appears in a random empty cell: a 2 (90%) or a 4 (10%).
+Your score is the sum of the values of all tiles created by merges (merging two 2s gives +4).
+The game ends when no move can change the board, or when the board has not changed for {m}
+consecutive turns. A move that changes nothing wastes a turn.
+Answer with exactly one of: up, down, left, right."""
+
+
+class Game2048(Game):
+    """2048 (LMGame-Bench). Option ``size``: the board's side length (default 4)."""
+
+    id: ClassVar[str] = "2048"
+    title: ClassVar[str] = "2048"
+    suites: ClassVar[tuple[str, ...]] = ("lmgame",)
+    seats = seats_of(["Player"])
+    #: Every action of the game in a fixed order (the Gymnasium adapter's discrete action space).
+    actions: ClassVar[tuple[Action, ...]] = ACTIONS
+    keymap: ClassVar[Mapping[str, Action]] = {
+        "up": "up",
+        "down": "down",
+        "left": "left",
+        "right": "right",
+        "w": "up",
+        "s": "down",
+        "a": "left",
+        "d": "right",
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        size = options.get("size", DEFAULT_SIZE)
+        if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 8:
+            raise ValueError(f"2048 size must be an integer from 2 to 8, not {size!r}")
+        self.size = size
+
+    def initial_state(self, seed: int | None = None) -> State2048:
+        if seed is None:
+            # An unseeded game still carries a concrete seed, so its future is reproducible from the state.
+            seed = random.SystemRandom().randrange(2**31)
+        if not _is_int(seed):
+            raise ValueError(f"a 2048 seed is an integer, not {seed!r}")
+        board: Board = tuple((0,) * self.size for _ in range(self.size))
+        rng = _rng(seed, "start")
+        board, _ = spawn(board, rng)
+        board, _ = spawn(board, rng)
+        return State2048(board=board, seed=seed)
+
+    def transition(self, before: State, after: State) -> Transition:
+        assert isinstance(before, State2048) and isinstance(after, State2048)
+        # A wasted move still changes ``step`` and ``stagnant``; what matters to people is the board.
+        return Transition(rewards=(after.merged_sum - before.merged_sum,), changed=before.board != after.board)
+
+    def rules_text(self) -> str:
+        return _RULES.format(n=self.size, m=STAGNATION_LIMIT)
+
+    def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
+        """Find the move in free text: ``"Left"``, ``"move: UP."``, ``"I will go down"``.
+
+        Raises:
+            InvalidActionError: no direction, or several different directions, are named.
+            IllegalActionError: the game is over.
+        """
+        words = set(_DIRECTION_WORDS.findall(text.lower()))
+        if len(words) != 1:
+            what = "no move" if not words else f"several moves ({', '.join(sorted(words))})"
+            raise InvalidActionError(f"{text!r} names {what}; answer with one of {', '.join(ACTIONS)}")
+        action = words.pop()
+        if state.is_over:
+            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+        return action
+
+    def state_from_json(self, data: JsonDict) -> State2048:
+        try:
+            if not isinstance(data, Mapping):
+                raise TypeError("a 2048 state is a JSON object")
+            if data.get("game", "2048") != "2048":
+                raise ValueError(f"this is a {data.get('game')!r} state, not 2048")
+            rows = data["board"]
+            if not isinstance(rows, list) or len(rows) != self.size:
+                raise ValueError(f"board must have {self.size} rows")
+            board: list[tuple[int, ...]] = []
+            for row in rows:
+                if not isinstance(row, list) or len(row) != self.size:
+                    raise ValueError(f"every board row must have {self.size} cells")
+                for v in row:
+                    if not _is_int(v) or v < 0 or (v and (v < 2 or v & (v - 1))):
+                        raise ValueError(f"{v!r} is not a 2048 tile")
+                board.append(tuple(row))
+            merged_sum = _non_negative_int(data, "merged_sum")
+            stagnant = _non_negative_int(data, "stagnant")
+            step = _non_negative_int(data, "step")
+            seed = data["seed"]
+            if not _is_int(seed):
+                raise ValueError("seed must be an integer")
+            last_action = data.get("last_action")
+            if last_action is not None and last_action not in ACTIONS:
+                raise ValueError(f"{last_action!r} is not a 2048 move")
+            spawned_raw = data.get("spawned")
+            spawned: tuple[int, int] | None = None
+            if spawned_raw is not None:
+                if (
+                    not isinstance(spawned_raw, list | tuple)
+                    or len(spawned_raw) != 2
+                    or not all(_is_int(x) and 0 <= x < self.size for x in spawned_raw)
+                ):
+                    raise ValueError("spawned must be a [row, col] cell or null")
+                spawned = (spawned_raw[0], spawned_raw[1])
+        except (KeyError, TypeError, ValueError) as exc:
+            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise StateFormatError(f"not a 2048 state: {detail}") from None
+        return State2048(
+            board=tuple(board),
+            merged_sum=merged_sum,
+            stagnant=stagnant,
+            last_action=last_action,
+            spawned=spawned,
+            seed=seed,
+            step=step,
+        )
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _non_negative_int(data: Mapping[str, Any], key: str) -> int:
+    v = data[key]
+    if not _is_int(v) or v < 0:
+        raise ValueError(f"{key} must be a non-negative integer")
+    return int(v)

@@ -1,0 +1,1 @@
+"""PlayTrace test suite (a package so test helpers such as tests.loopback can be imported)."""

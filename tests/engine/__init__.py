@@ -1,0 +1,1 @@
+"""Engine tests: games, bots, the match loop and the Gymnasium adapter."""

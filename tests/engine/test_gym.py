@@ -1,0 +1,93 @@
+"""The Gymnasium adapter: registration, the env checker, and an episode matching the engine."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import engine
+import engine.gym
+from engine.gym import PlayTraceEnv
+
+
+def test_registered_and_passes_the_env_checker() -> None:
+    assert "playtrace/2048-v0" in gymnasium.registry
+    env = gymnasium.make("playtrace/2048-v0", render_mode="ansi")
+    assert isinstance(env.unwrapped, PlayTraceEnv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker reports problems as warnings
+        check_env(env.unwrapped)
+    env.close()
+
+
+def test_registration_is_idempotent() -> None:
+    engine.gym.register_envs()
+    assert gymnasium.spec("playtrace/2048-v0").entry_point == "engine.gym:PlayTraceEnv"
+
+
+def test_episode_matches_the_engine() -> None:
+    env = gymnasium.make("playtrace/2048-v0", render_mode="ansi")
+    obs, info = env.reset(seed=123)
+    base = env.unwrapped
+    assert isinstance(base, PlayTraceEnv)
+    assert base.actions == ("up", "down", "left", "right")
+    assert env.action_space == gymnasium.spaces.Discrete(4)
+    assert obs.shape == (4, 4) and obs.dtype == np.int64
+    assert int((obs > 0).sum()) == 2
+    assert info["score"] == 0.0 and info["step"] == 0
+    state = base.state
+    assert state is not None
+    game = engine.make("2048")
+    rng = np.random.default_rng(0)
+    total = 0.0
+    terminated = truncated = False
+    steps = 0
+    while not (terminated or truncated) and steps < 2000:
+        action = int(rng.integers(4))
+        expected = state.apply(base.actions[action])
+        obs, reward, terminated, truncated, info = env.step(action)
+        reward_expected = game.transition(state, expected).rewards[0]
+        assert reward == reward_expected
+        assert np.array_equal(obs, np.array(expected.board))
+        assert terminated == expected.is_over and not truncated
+        assert info["action"] == base.actions[action]
+        state = expected
+        total += reward
+        steps += 1
+    assert terminated
+    assert total == info["score"] == state.scores[0] > 0
+    text = env.render()
+    assert isinstance(text, str) and "Game over" in text
+    env.close()
+
+
+def test_same_seed_same_episode() -> None:
+    def episode(seed: int) -> list[np.ndarray]:
+        env = gymnasium.make("playtrace/2048-v0")
+        obs, _ = env.reset(seed=seed)
+        frames = [obs]
+        for a in [0, 2, 1, 3] * 10:
+            obs, *_ = env.step(a)
+            frames.append(obs)
+        return frames
+
+    a, b, c = episode(5), episode(5), episode(6)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+def test_options_and_errors() -> None:
+    env = gymnasium.make("playtrace/2048-v0", size=3)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (3, 3)
+    assert env.render() is None  # no render mode
+    with pytest.raises(ValueError, match="single-player|observation"):
+        PlayTraceEnv("tictactoe")
+    with pytest.raises(ValueError):
+        PlayTraceEnv("2048", render_mode="human")
+    with pytest.raises(RuntimeError):
+        PlayTraceEnv("2048").step(0)
