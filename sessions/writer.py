@@ -1,0 +1,376 @@
+"""The append-only, crash-safe session writer.
+
+Crash safety comes from three habits: the manifest is only ever replaced whole (temporary file,
+``fsync``, ``os.replace``), ``events.jsonl`` only ever grows by whole lines that are flushed at once,
+and the file is ``fsync``-ed after every applied action, so a killed process loses at most the
+decision in progress. Everything passes through :class:`~sessions.redact.Redactor` first.
+
+The writer runs on the one asyncio thread of the app or the command line; it is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Protocol
+
+from engine import events as ev
+from engine.events import Event
+from sessions import schema
+from sessions._lock import WriterLock
+from sessions.errors import SessionError
+from sessions.redact import Redactor
+
+
+class MatchLike(Protocol):
+    """What :meth:`SessionWriter.for_match` needs of an :class:`engine.match.Match`.
+
+    A protocol rather than an import keeps the session layer from depending on the match loop (and,
+    through the players, on the model providers).
+    """
+
+    game: Any
+    players: list[Any]
+    seed: Any
+
+    def player_info(self, seat: int) -> dict[str, Any]: ...
+
+    def subscribe(self, listener: Any) -> None: ...
+
+# Events after which the file is fsynced: a completed step and the end of the session.
+_FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.SESSION_FINISHED})
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename or a new file in ``path`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # Windows cannot open directories; NTFS journals the rename anyway
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` so that readers see the old file or the new one, never half."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=2)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
+
+
+class SessionWriter:
+    """Records one session into its own folder.
+
+    Make one with :meth:`create` (or :meth:`for_match`), then feed it every event, typically with
+    ``match.subscribe(writer.append)``, and :meth:`close` it at the end.
+
+    Attributes:
+        path: The session folder.
+        id: The session id (the folder name).
+        manifest: The manifest as last written (a copy is written; mutate it with :meth:`update_manifest`).
+    """
+
+    def __init__(self, path: Path, manifest: dict[str, Any], *, fsync: bool = True) -> None:
+        """Use :meth:`create`; this only wires up an already created folder."""
+        self.path = path
+        self.id: str = manifest["id"]
+        self.manifest = manifest
+        self.fsync = fsync
+        self._seq = 0
+        self._steps = 0
+        self._scores: list[Any] | None = None
+        self._finished: dict[str, Any] | None = None
+        self._closed = False
+        self._attachments = path / schema.ATTACHMENTS_DIR
+        self._known_attachments: set[str] = set()
+        self._redact = Redactor(on_bytes=lambda data: self.add_attachment(data, ".bin"))
+        self._fh: IO[str] = open(path / schema.EVENTS_FILE, "a", encoding="utf-8", newline="\n")
+        # Lets readers tell a session still being recorded from one whose process died.
+        self._lock = WriterLock(path)
+
+    # -- creation ------------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        root: Path | str,
+        *,
+        game: str,
+        players: list[dict[str, Any]],
+        seed: Any,
+        options: dict[str, Any],
+        title: str | None = None,
+        extra: dict[str, Any] | None = None,
+        harness: dict[str, Any] | None = None,
+        fsync: bool = True,
+    ) -> SessionWriter:
+        """Create ``<root>/<YYYYmmdd-HHMMSS>_<game>_<4hex>/`` with its manifest and an empty event log.
+
+        Args:
+            root: Folder holding sessions (created if missing), usually :func:`sessions.paths.default_root`.
+            game: The game id.
+            players: ``{seat, spec, label, kind}`` per seat.
+            seed: The match seed (any JSON value, usually an int or ``None``).
+            options: The game's options.
+            title: A human title shown by the session browser.
+            extra: Free-form facts for the manifest (e.g. the command line that ran the session).
+            harness: Model-player configuration (perception, memory, reflection...), recorded as is.
+            fsync: Whether to fsync per step; turn off only for throw-away sessions.
+
+        Raises:
+            SessionError: the folder cannot be created.
+        """
+        root = Path(root)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionError(f"cannot create the sessions folder {root}: {exc.strerror or exc}") from exc
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        for _ in range(100):
+            session_id = f"{stamp}_{_slug(game)}_{secrets.token_hex(2)}"
+            path = root / session_id
+            try:
+                path.mkdir()
+                break
+            except FileExistsError:  # two sessions in the same second drew the same 4 hex digits
+                continue
+            except OSError as exc:
+                raise SessionError(f"cannot create a session folder in {root}: {exc.strerror or exc}") from exc
+        else:
+            raise SessionError(f"cannot find a free session folder name in {root}")
+        (path / schema.ATTACHMENTS_DIR).mkdir()
+        manifest = schema.new_manifest(
+            session_id=session_id,
+            game=game,
+            players=players,
+            seed=seed,
+            options=options,
+            title=title,
+            harness=harness,
+            extra=extra,
+        )
+        writer = cls(path, manifest, fsync=fsync)
+        writer._write_manifest()
+        if fsync:
+            _fsync_dir(root)
+        return writer
+
+    @classmethod
+    def for_match(
+        cls,
+        root: Path | str,
+        match: MatchLike,
+        *,
+        title: str | None = None,
+        extra: dict[str, Any] | None = None,
+        subscribe: bool = True,
+        fsync: bool = True,
+    ) -> SessionWriter:
+        """Create a writer describing ``match`` (players, seed, options, model harness configuration)
+        and, by default, subscribe it to the match's events."""
+        game = match.game
+        harness: dict[str, Any] = {}
+        for seat, player in enumerate(match.players):
+            config = getattr(player, "harness_config", None)
+            if callable(config):
+                harness[str(seat)] = config()
+        writer = cls.create(
+            root,
+            game=game.id,
+            players=[match.player_info(s) for s in range(game.num_seats)],
+            seed=match.seed,
+            options=dict(game.options),
+            title=title,
+            extra=extra,
+            harness=harness,
+            fsync=fsync,
+        )
+        if subscribe:
+            match.subscribe(writer.append)
+        return writer
+
+    # -- writing -------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def seq(self) -> int:
+        """How many event lines have been written."""
+        return self._seq
+
+    def add_attachment(self, data: bytes, ext: str = ".png") -> str:
+        """Store ``data`` once under ``attachments/sha256-<hex><ext>``; returns its reference string.
+
+        The same bytes with the same extension are stored only once, whatever the number of events
+        that refer to them.
+        """
+        if ext and not ext.startswith("."):
+            ext = "." + ext
+        if not re.fullmatch(r"(\.[A-Za-z0-9]{1,10})?", ext):
+            ext = ".bin"
+        name = f"sha256-{hashlib.sha256(data).hexdigest()}{ext}"
+        if name not in self._known_attachments:
+            target = self._attachments / name
+            if not target.exists():
+                # Write beside and rename, so a crash never leaves a truncated file under a hash name.
+                fd, tmp = tempfile.mkstemp(prefix=".att.", dir=self._attachments)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    if self.fsync:
+                        os.fsync(fh.fileno())
+                os.replace(tmp, target)
+            self._known_attachments.add(name)
+        return schema.attachment_ref(name)
+
+    def append(self, event: Event) -> int:
+        """Write one event as a line of ``events.jsonl``; returns its ``seq``.
+
+        ``model_delta`` events are live-only and are not written (returns ``-1``). Blobs become
+        attachments, secrets are removed, the line is flushed, and the file is fsynced after
+        ``action_applied`` and ``session_finished``. On ``session_finished`` the manifest summary
+        is updated at once, so a crash after the last event still leaves a finished manifest.
+
+        Raises:
+            SessionError: the writer is closed.
+        """
+        if event.type == ev.MODEL_DELTA:
+            return -1
+        if self._closed:
+            raise SessionError(f"session {self.id} is closed; no more events can be written")
+        data: dict[str, Any] = dict(event.data)
+        for key, blob in event.blobs.items():
+            data[key] = self.add_attachment(blob.data, blob.extension)
+        line = {
+            "v": schema.SCHEMA_VERSION,
+            "seq": self._seq,
+            "ts": schema.utc_now_iso(),
+            "type": event.type,
+            "step": event.step,
+            "seat": event.seat,
+            "call": event.call,
+            "data": self._redact(data),
+        }
+        self._fh.write(_dumps(line) + "\n")
+        self._fh.flush()
+        if self.fsync and event.type in _FSYNC_TYPES:
+            os.fsync(self._fh.fileno())
+        seq = self._seq
+        self._seq += 1
+        self._observe(event.type, line["data"])
+        return seq
+
+    __call__ = append  # a writer is itself an EventSink
+
+    def _observe(self, type_: str, data: dict[str, Any]) -> None:
+        """Keep the summary fields current from the events that carry them."""
+        if type_ == ev.ACTION_APPLIED:
+            self._steps += 1
+            if isinstance(data.get("scores"), list):
+                self._scores = data["scores"]
+        elif type_ == ev.SESSION_STARTED:
+            # A fork records where it came from; the browser shows it without reading events.
+            if data.get("forked_from") is not None:
+                self.manifest.setdefault("extra", {})["forked_from"] = data["forked_from"]
+                self._write_manifest()
+        elif type_ == ev.SESSION_FINISHED:
+            self._finished = data
+            self._write_summary(str(data.get("status") or schema.COMPLETED))
+
+    def update_manifest(self, **fields: Any) -> None:
+        """Set manifest fields (title, extra facts...) and rewrite the manifest atomically.
+
+        ``format``, ``schema_version`` and ``id`` cannot be changed.
+        """
+        for key in ("format", "schema_version", "id"):
+            if key in fields:
+                raise ValueError(f"the manifest field {key!r} cannot be changed")
+        self.manifest.update(fields)
+        self._write_manifest()
+
+    def _write_summary(self, status: str) -> None:
+        fin = self._finished or {}
+        steps = fin.get("steps", self._steps)
+        scores = fin.get("scores", self._scores)
+        winner = fin.get("winner")
+        self.manifest.update(
+            status=status,
+            steps=steps if isinstance(steps, int) else self._steps,
+            scores=scores,
+            winner=winner if isinstance(winner, int) else None,
+            finished_at=schema.utc_now_iso(),
+        )
+        self.manifest["result"] = schema.result_text(
+            players=self.manifest.get("players") or [],
+            status=status,
+            scores=scores,
+            winner=self.manifest["winner"],
+            steps=self.manifest["steps"],
+            seat_names=schema.seat_names(str(self.manifest.get("game") or "")),
+        )
+        self._write_manifest()
+
+    def _write_manifest(self) -> None:
+        self.manifest = self._redact(self.manifest)
+        atomic_write_json(self.path / schema.MANIFEST_FILE, self.manifest)
+
+    def close(self, status: str | None = None) -> None:
+        """Finish the session: write the summary (status, steps, scores, winner, finished_at) into the
+        manifest and close the event log. Safe to call twice.
+
+        Args:
+            status: The final status. Default: the one recorded by ``session_finished``, or
+                ``"aborted"`` when the session ended without one.
+        """
+        if self._closed:
+            return
+        try:
+            final = status or (str(self._finished.get("status")) if self._finished else schema.ABORTED)
+            if status is not None or self.manifest.get("status") != final:
+                self._write_summary(final)
+        finally:
+            self._closed = True
+            self._fh.close()
+            self._lock.release()
+
+    def __enter__(self) -> SessionWriter:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close(schema.ERROR if exc_type is not None and not self._finished else None)
+
