@@ -1,0 +1,83 @@
+"""Time the renderers: mean milliseconds to draw each game at 600x600 and to encode the PNG.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_render.py [--frames 200] [--size 600]
+
+Drawing happens every time the board changes on screen and once per model call with image
+perception, so both numbers should stay well below a frame (16 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import engine  # noqa: E402
+import renderers  # noqa: E402
+
+
+def _states(game_id: str) -> list[Any]:
+    """A handful of real states of a game, from the start to a busy mid-game."""
+    if game_id == "tictactoe":
+        moves = ["(1,1)", "(0,0)", "(0,2)", "(2,2)", "(2,0)"]
+    else:
+        moves = ["left", "down", "right", "down"] * 15
+    state = engine.make(game_id).initial_state(seed=1)
+    states = [state]
+    for move in moves:
+        if state.is_over:
+            break
+        state = state.apply(move)
+        states.append(state)
+    return states
+
+
+def _mean_ms(action: Callable[[], object], frames: int) -> float:
+    samples = []
+    for _ in range(frames):
+        start = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.fmean(samples)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the mean render and PNG-encode times per game."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--frames", type=int, default=200, help="timed repetitions per measurement")
+    parser.add_argument("--size", type=int, default=600, help="width and height in pixels")
+    args = parser.parse_args(argv)
+    renderers.ensure_gui_app()
+    size = args.size
+    print(f"{'game':<10} {'render ms':>10} {'labels+hl ms':>13} {'png encode ms':>14} {'png KiB':>8}")
+    for game_id in ("2048", "tictactoe"):
+        renderer = renderers.get(game_id)
+        states = _states(game_id)
+        highlight = ["up"] if game_id == "2048" else ["(0,1)"]
+        renderer.render(states[-1], size, size)  # warm-up: fonts, glyph caches
+        cycle = iter(range(10**9))
+
+        def draw(**kw: Any) -> object:
+            return renderer.render(states[next(cycle) % len(states)], size, size, **kw)
+
+        render_ms = _mean_ms(draw, args.frames)
+        decorated_ms = _mean_ms(lambda: draw(highlight=highlight, grid_labels=True), args.frames)
+        image = renderer.render(states[-1], size, size)
+        encode_ms = _mean_ms(lambda: renderers.encode_png(image), args.frames)
+        kib = len(renderers.encode_png(image)) / 1024
+        print(f"{game_id:<10} {render_ms:>10.2f} {decorated_ms:>13.2f} {encode_ms:>14.2f} {kib:>8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,341 @@
+"""The renderer contract, the shared theme and the font and geometry helpers every renderer uses.
+
+One renderer draws both the board a person sees and the image a vision model is sent, so everything
+here aims at two things: the picture must be legible (high contrast, antialiased, scalable to any size)
+and it must be reproducible (same state and size give the same bytes), which is why fonts come from
+the bundled DejaVu files instead of whatever the system offers and why the layout never depends on
+anything but the state, the size and the explicit options.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import functools
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QImage,
+    QPainter,
+    QPainterPath,
+)
+
+import assets
+from renderers.pyside_fix import protect_none_refcount
+
+# Before any drawing: see renderers/pyside_fix.py (PySide6 6.12.0 loses references to None on 3.11).
+protect_none_refcount()
+
+__all__ = [
+    "FONT_FAMILY_FALLBACK",
+    "MARGIN",
+    "THEME",
+    "Renderer",
+    "Theme",
+    "board_rect",
+    "centered_square",
+    "color",
+    "draw_grid_labels",
+    "draw_text_centered",
+    "encode_png",
+    "ensure_gui_app",
+    "font",
+    "font_family",
+    "text_path",
+]
+
+#: Fraction of the square's side kept free on every side of the board. Grid labels live there; the
+#: space is kept even without labels so the board (and hit-testing) never moves when labels toggle.
+MARGIN = 0.075
+
+#: Family asked for when the bundled fonts cannot be loaded (a broken install); Qt then picks a
+#: sans-serif face, which is legible but not byte-identical across machines.
+FONT_FAMILY_FALLBACK = "DejaVu Sans"
+
+# 96 dpi expressed in dots per metre: fixed so PNG metadata (pHYs) is identical on every machine.
+_DOTS_PER_METRE = 3780
+
+_app: QGuiApplication | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Theme:
+    """The colours shared by all renderers: dark ink on a light, cool-grey canvas.
+
+    Colours are ``#RRGGBB`` strings so the desktop can reuse them in style sheets; :func:`color`
+    turns them into ``QColor`` objects with an optional alpha.
+    """
+
+    background: str = "#F3F5F8"  # canvas around the board
+    surface: str = "#FFFFFF"  # board cards (tic-tac-toe)
+    ink: str = "#111827"  # strongest lines and text
+    ink_muted: str = "#4B5563"  # coordinate labels
+    line: str = "#CBD2DB"  # hairlines and card borders
+    grid: str = "#334155"  # board grid lines
+    accent: str = "#2563EB"  # "this changed" markers (e.g. the tile spawned last)
+    highlight: str = "#F59E0B"  # cells or moves a caller wants to point at (hover, model's choice)
+    player_colors: tuple[str, ...] = ("#2563EB", "#E11D48")  # seat 0, seat 1 (X blue, O rose)
+
+
+#: The theme every renderer uses.
+THEME = Theme()
+
+
+def color(hex_rgb: str, alpha: int = 255) -> QColor:
+    """A ``QColor`` from ``#RRGGBB`` with the given alpha (0-255)."""
+    c = QColor(hex_rgb)
+    c.setAlpha(alpha)
+    return c
+
+
+def ensure_gui_app() -> QGuiApplication:
+    """Return the running Qt GUI application, creating an offscreen-capable one if there is none.
+
+    Painting text needs a ``QGuiApplication`` (or ``QApplication``). The desktop app creates its own
+    first; the CLI and tests rely on this. Without a display on Linux the ``offscreen`` platform is
+    chosen, so headless batch runs can still render images for vision models. When the process has
+    already loaded ``PySide6.QtWidgets`` (the desktop, pytest-qt), a ``QApplication`` is created
+    instead: Qt allows one application object per process, and widgets need that subclass.
+
+    Raises:
+        RuntimeError: a non-GUI ``QCoreApplication`` already exists, which cannot draw text.
+    """
+    global _app
+    existing = QGuiApplication.instance()
+    if existing is not None:
+        if not isinstance(existing, QGuiApplication):
+            raise RuntimeError(
+                "a QCoreApplication is running; renderers need a QGuiApplication or QApplication"
+            )
+        return existing
+    if (
+        sys.platform.startswith("linux")
+        and "QT_QPA_PLATFORM" not in os.environ
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # Looked up, not imported: renderers never import widgets, but must not block a later QWidget.
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app_class: type[QGuiApplication] = widgets.QApplication if widgets is not None else QGuiApplication
+    # Keep a module-level reference: Qt tears the application down when the Python object dies.
+    _app = app_class([sys.argv[0] if sys.argv and sys.argv[0] else "playtrace"])
+    return _app
+
+
+@functools.cache
+def _bundled_families() -> tuple[str, ...]:
+    """Register the bundled DejaVu files with Qt once; returns the family names Qt reports."""
+    ensure_gui_app()
+    families: list[str] = []
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        font_id = QFontDatabase.addApplicationFont(str(assets.path("fonts", name)))
+        if font_id >= 0:
+            families.extend(QFontDatabase.applicationFontFamilies(font_id))
+    return tuple(dict.fromkeys(families))
+
+
+def font_family() -> str:
+    """The family name of the bundled sans-serif font (or the fallback if it could not be loaded)."""
+    families = _bundled_families()
+    return families[0] if families else FONT_FAMILY_FALLBACK
+
+
+def font(pixel_size: float, *, bold: bool = False) -> QFont:
+    """The bundled sans-serif font at ``pixel_size`` pixels (rounded, at least 1).
+
+    Sizes are in pixels rather than points so a picture depends only on its pixel size, never on the
+    screen's or the image's dots per inch.
+    """
+    f = QFont(font_family())
+    f.setStyleHint(QFont.StyleHint.SansSerif)
+    f.setPixelSize(max(1, round(pixel_size)))
+    f.setBold(bold)
+    # Hinting snaps outlines to a pixel grid differently per platform; unhinted outlines scale evenly.
+    f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    f.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
+    return f
+
+
+def text_path(text: str, f: QFont) -> QPainterPath:
+    """The outline of ``text`` in font ``f`` with its baseline origin at (0, 0)."""
+    path = QPainterPath()
+    path.addText(QPointF(0, 0), f, text)
+    return path
+
+
+def draw_text_centered(painter: QPainter, text: str, f: QFont, center: QPointF, fill: QColor) -> QRectF:
+    """Draw ``text`` so that its ink (not its line box) is centred on ``center``.
+
+    Centring the glyphs' bounding box rather than the font's line box puts digits optically in the
+    middle of a tile or cell, where Qt's ``AlignCenter`` would leave them high by the descender.
+
+    Returns:
+        The rectangle the text's ink covers.
+    """
+    path = text_path(text, f)
+    bounds = path.boundingRect()
+    path.translate(center - bounds.center())
+    painter.save()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(fill)
+    painter.drawPath(path)
+    painter.restore()
+    return path.boundingRect()
+
+
+def centered_square(rect: QRectF) -> QRectF:
+    """The largest square centred in ``rect`` (boards keep a square aspect in any rectangle)."""
+    side = min(rect.width(), rect.height())
+    return QRectF(rect.center().x() - side / 2, rect.center().y() - side / 2, side, side)
+
+
+def board_rect(rect: QRectF) -> QRectF:
+    """Where a square board goes inside ``rect``: the centred square minus a :data:`MARGIN` band."""
+    square = centered_square(rect)
+    inset = square.width() * MARGIN
+    return square.adjusted(inset, inset, -inset, -inset)
+
+
+def draw_grid_labels(
+    painter: QPainter, board: QRectF, row_centers: Sequence[float], col_centers: Sequence[float]
+) -> None:
+    """Write row indices left of ``board`` and column indices above it, in the margin band.
+
+    Vision prompts refer to cells by these coordinates, so the labels are the same 0-based indices the
+    games' actions use.
+
+    Args:
+        painter: An active painter.
+        board: The board rectangle returned by :func:`board_rect`.
+        row_centers: The y coordinate of each row's centre.
+        col_centers: The x coordinate of each column's centre.
+    """
+    band = board.width() / (1 - 2 * MARGIN) * MARGIN  # the margin band's width
+    f = font(band * 0.5)
+    ink = color(THEME.ink_muted)
+    for c, x in enumerate(col_centers):
+        draw_text_centered(painter, str(c), f, QPointF(x, board.top() - band / 2), ink)
+    for r, y in enumerate(row_centers):
+        draw_text_centered(painter, str(r), f, QPointF(board.left() - band / 2, y), ink)
+
+
+class Renderer(abc.ABC):
+    """Draws one game's states and maps pixels back to actions.
+
+    Renderers are stateless: :func:`renderers.get` hands out one shared instance per game. Subclasses
+    implement :meth:`paint` (and :meth:`hit_test` for games played by clicking); :meth:`render` and
+    :meth:`png` wrap it for images. A desktop widget may call :meth:`paint` on its own painter so the
+    screen and the model image come from the same drawing code.
+    """
+
+    #: The game id this renderer draws (``"2048"``, ``"tictactoe"``).
+    game_id: ClassVar[str]
+    #: Width / height of the drawing; boards are square.
+    aspect: ClassVar[float] = 1.0
+
+    @abc.abstractmethod
+    def paint(
+        self,
+        painter: QPainter,
+        state: Any,
+        rect: QRectF,
+        *,
+        highlight: Sequence[str] = (),
+        grid_labels: bool = False,
+    ) -> None:
+        """Draw ``state`` inside ``rect`` on an already-active painter (background already filled).
+
+        Args:
+            painter: An active painter; implementations leave its state as they found it.
+            state: A state of this renderer's game; only the attributes listed in the game's
+                contract are read.
+            rect: Where to draw; the board keeps its aspect and is centred in it.
+            highlight: Actions to point at (hover hints, a model's chosen or considered moves).
+                Entries that are not actions of this game are ignored.
+            grid_labels: Whether to write row and column indices in the margin.
+        """
+
+    def render(
+        self,
+        state: Any,
+        width: int,
+        height: int,
+        *,
+        highlight: Sequence[str] = (),
+        grid_labels: bool = False,
+    ) -> QImage:
+        """Draw ``state`` into a new ``width`` x ``height`` image.
+
+        Creates a ``QGuiApplication`` first if none is running (see :func:`ensure_gui_app`).
+
+        Raises:
+            ValueError: ``width`` or ``height`` is smaller than 1.
+        """
+        if width < 1 or height < 1:
+            raise ValueError(f"image size must be at least 1x1, not {width}x{height}")
+        _bundled_families()  # also ensures the GUI application
+        # RGB32: the picture is opaque, so PNGs carry no alpha channel and stay small.
+        image = QImage(int(width), int(height), QImage.Format.Format_RGB32)
+        image.setDotsPerMeterX(_DOTS_PER_METRE)
+        image.setDotsPerMeterY(_DOTS_PER_METRE)
+        image.fill(color(THEME.background))
+        painter = QPainter(image)
+        try:
+            painter.setRenderHints(
+                QPainter.RenderHint.Antialiasing
+                | QPainter.RenderHint.TextAntialiasing
+                | QPainter.RenderHint.SmoothPixmapTransform
+            )
+            self.paint(
+                painter,
+                state,
+                QRectF(0, 0, width, height),
+                highlight=tuple(highlight),
+                grid_labels=grid_labels,
+            )
+        finally:
+            painter.end()
+        return image
+
+    def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
+        """The action a click at pixel (``x``, ``y``) of a ``width`` x ``height`` drawing means.
+
+        Legality is not checked (the caller does); ``None`` means the point names no action.
+        The default suits keyboard-only games.
+        """
+        return None
+
+    def png(self, state: Any, width: int = 512, height: int = 512, **kw: Any) -> bytes:
+        """:meth:`render` encoded as PNG bytes (what is attached to a vision prompt).
+
+        Args:
+            state: The state to draw.
+            width: Image width in pixels.
+            height: Image height in pixels.
+            **kw: Passed to :meth:`render` (``highlight``, ``grid_labels``).
+        """
+        return encode_png(self.render(state, width, height, **kw))
+
+
+def encode_png(image: QImage) -> bytes:
+    """Encode ``image`` as PNG bytes in memory.
+
+    Raises:
+        RuntimeError: Qt's PNG writer failed (for example the image is null).
+    """
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = image.save(buffer, "PNG")
+    buffer.close()
+    if not ok:
+        raise RuntimeError("Qt could not encode the image as PNG")
+    return bytes(data.data())

@@ -1,0 +1,1 @@
+"""Renderer tests: golden images, hit-testing, highlights, PNG output."""
