@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from engine.core import Game, State
-from engine.match import Match, Pacer, Review
+from engine.match import Match, MatchResult, Pacer, Review
 from engine.players import Player, StepRecord, is_model_spec, make_player
 from sessions import SessionWriter
 
@@ -46,6 +46,13 @@ class Episode:
     @property
     def path(self) -> Path:
         return self.writer.path
+
+    async def run(self) -> MatchResult:
+        """Play the match to its end and close the session (also when cancelled or failing)."""
+        try:
+            return await self.match.run()
+        finally:
+            self.writer.close()
 
 
 def build_players(
@@ -100,22 +107,6 @@ def start_episode(
         render=render,
         forked_from=forked_from,
     )
-    extra: dict[str, Any] = {}
-    harness = {
-        str(seat): p.harness_config() for seat, p in enumerate(seated) if hasattr(p, "harness_config")
-    }
-    if harness:
-        extra["harness"] = harness
-    if forked_from:
-        extra["forked_from"] = dict(forked_from)
-    writer = SessionWriter.create(
-        root,
-        game=game.id,
-        players=[match.player_info(s) for s in range(game.num_seats)],
-        seed=seed,
-        options=dict(game.options),
-        title=title,
-        extra=extra or None,
-    )
-    match.subscribe(writer.append)
+    extra = {"forked_from": dict(forked_from)} if forked_from else None
+    writer = SessionWriter.for_match(root, match, title=title, extra=extra)
     return Episode(game, match, writer, [p.spec for p in seated])

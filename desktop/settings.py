@@ -1,0 +1,199 @@
+"""The app's remembered preferences (window layout, last game, default players, harness defaults,
+provider base URLs and default models) in an ini file.
+
+The file is ``playtrace.ini`` in PlayTrace's configuration folder: ``PLAYTRACE_HOME/config`` when that
+environment variable is set (tests, portable installs), otherwise the platform's configuration folder.
+An explicit ini file rather than QSettings' native backend (the Windows registry, macOS plists) keeps
+the settings in one readable place that a user can inspect, back up or delete.
+
+API keys never go here: they live in their own 0600 key store (:mod:`engine.llm.keys`). This class
+refuses to store anything that looks like a key, so a settings file can be shared in a bug report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from PySide6.QtCore import QByteArray, QSettings
+
+__all__ = ["PROVIDERS", "AppSettings", "SecretInSettingsError", "settings_path"]
+
+#: Providers with a base URL and a default model in the settings (and a key in the key store).
+PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "local")
+
+#: Base URLs used when the user set none (the SDKs' own defaults, and Ollama for local servers).
+DEFAULT_BASE_URLS: dict[str, str] = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+    "local": "http://localhost:11434/v1",
+}
+
+_SETTINGS_FILE = "playtrace.ini"
+# Setting names that would mean a secret is about to be written (whatever the value looks like).
+_SECRET_NAME = re.compile(r"(?i)(api[_-]?key|secret|password|token(?!s)|bearer|authorization)")
+# Values shaped like provider keys.
+_SECRET_VALUE = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}|\bsk-ant-[A-Za-z0-9_\-]{6,}|(?i:\bbearer\s+\S{6,})")
+
+
+class SecretInSettingsError(ValueError):
+    """Raised when something that looks like an API key is about to be written into the settings."""
+
+
+def settings_path() -> Path:
+    """Where the settings file lives (see the module docstring)."""
+    home = os.environ.get("PLAYTRACE_HOME")
+    folder = (
+        Path(home) / "config" if home else Path(platformdirs.user_config_dir("PlayTrace", appauthor=False))
+    )
+    return folder / _SETTINGS_FILE
+
+
+def _looks_secret(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(_SECRET_VALUE.search(value))
+    if isinstance(value, Mapping):
+        return any(_SECRET_NAME.search(str(k)) or _looks_secret(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_looks_secret(v) for v in value)
+    return False
+
+
+class AppSettings:
+    """Typed access to PlayTrace's ini settings.
+
+    Args:
+        path: The ini file; defaults to :func:`settings_path` (evaluated when the object is made).
+
+    Structured values (player lists, harness options) are stored as JSON strings: ini files keep only
+    text, and JSON brings back ints, floats and booleans as they were.
+    """
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else settings_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._qs = QSettings(str(self.path), QSettings.Format.IniFormat)
+
+    # ------------------------------------------------------------------ raw access
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """The raw stored value of ``name`` (a string for most values), or ``default``."""
+        return self._qs.value(name, default)
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Store ``value`` under ``name``.
+
+        Raises:
+            SecretInSettingsError: the name or the value looks like an API key or other secret.
+        """
+        leaf = name.rsplit("/", 1)[-1]
+        if _SECRET_NAME.search(leaf) or _looks_secret(value):
+            # The message names the setting, never the value.
+            raise SecretInSettingsError(
+                f"refusing to store a secret in the settings file ({name}); API keys go to the key store"
+            )
+        self._qs.setValue(name, value)
+
+    def remove(self, name: str) -> None:
+        self._qs.remove(name)
+
+    def sync(self) -> None:
+        """Write pending changes to disk now (Qt also writes them on its own, a little later)."""
+        self._qs.sync()
+
+    def _json(self, name: str, default: Any) -> Any:
+        raw = self._qs.value(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            return json.loads(str(raw))
+        except json.JSONDecodeError:
+            return default  # a hand-edited, broken value falls back rather than crashing the app
+
+    def _set_json(self, name: str, value: Any) -> None:
+        if _looks_secret(value):  # checked before encoding, so nested key names are seen too
+            raise SecretInSettingsError(
+                f"refusing to store a secret in the settings file ({name}); API keys go to the key store"
+            )
+        self.set_value(name, json.dumps(value, sort_keys=True))
+
+    # ------------------------------------------------------------------ window
+
+    def geometry(self, window: str = "main") -> QByteArray | None:
+        """The saved geometry of a window (``QWidget.saveGeometry`` bytes), if any."""
+        raw = self._qs.value(f"window/{window}_geometry")
+        return raw if isinstance(raw, QByteArray) and not raw.isEmpty() else None
+
+    def set_geometry(self, data: QByteArray, window: str = "main") -> None:
+        self.set_value(f"window/{window}_geometry", data)
+
+    def window_state(self, window: str = "main") -> QByteArray | None:
+        """The saved dock/toolbar/splitter state of a window (``saveState`` bytes), if any."""
+        raw = self._qs.value(f"window/{window}_state")
+        return raw if isinstance(raw, QByteArray) and not raw.isEmpty() else None
+
+    def set_window_state(self, data: QByteArray, window: str = "main") -> None:
+        self.set_value(f"window/{window}_state", data)
+
+    # ------------------------------------------------------------------ games and players
+
+    @property
+    def last_game(self) -> str | None:
+        """The id of the game opened last."""
+        value = self._qs.value("game/last")
+        return str(value) if value else None
+
+    @last_game.setter
+    def last_game(self, game_id: str | None) -> None:
+        if game_id:
+            self.set_value("game/last", game_id)
+        else:
+            self.remove("game/last")
+
+    def default_players(self, game_id: str) -> list[str] | None:
+        """The player specs last used for ``game_id`` (``["human", "sim"]``), or None."""
+        value = self._json(f"players/{game_id}", None)
+        return [str(v) for v in value] if isinstance(value, list) else None
+
+    def set_default_players(self, game_id: str, specs: Sequence[str]) -> None:
+        self._set_json(f"players/{game_id}", list(specs))
+
+    def harness_defaults(self) -> dict[str, Any]:
+        """Default options for model seats (perception, memory, reflection, thinking, temperature,
+        prompt_variant, invalid_policy ...) as last chosen; empty when never set."""
+        value = self._json("harness/defaults", {})
+        return dict(value) if isinstance(value, dict) else {}
+
+    def set_harness_defaults(self, options: Mapping[str, Any]) -> None:
+        self._set_json("harness/defaults", dict(options))
+
+    # ------------------------------------------------------------------ providers
+
+    def base_url(self, provider: str) -> str:
+        """The base URL for ``provider``: the saved one, else the default."""
+        value = self._qs.value(f"providers/{provider}_base_url")
+        return str(value) if value else DEFAULT_BASE_URLS.get(provider, "")
+
+    def set_base_url(self, provider: str, url: str) -> None:
+        url = url.strip()
+        if url:
+            self.set_value(f"providers/{provider}_base_url", url)
+        else:
+            self.remove(f"providers/{provider}_base_url")
+
+    def default_model(self, provider: str) -> str:
+        """The model name preselected for ``provider`` ("" when none)."""
+        value = self._qs.value(f"providers/{provider}_model")
+        return str(value) if value else ""
+
+    def set_default_model(self, provider: str, model: str) -> None:
+        model = model.strip()
+        if model:
+            self.set_value(f"providers/{provider}_model", model)
+        else:
+            self.remove(f"providers/{provider}_model")

@@ -1,0 +1,361 @@
+"""Small widgets shared by PlayTrace panels: collapsible sections, auto-height text and tables,
+clickable image thumbnails and an image viewer.
+
+They carry no game or session knowledge; panels compose them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import (
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QMouseEvent,
+    QPixmap,
+    QResizeEvent,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop import theme
+
+#: Status colours, taken from the app theme so every panel says "ok" and "failed" the same way.
+OK_COLOR = theme.SUCCESS
+BAD_COLOR = theme.ERROR_FG
+WARN_COLOR = theme.WARNING_FG
+MUTED_COLOR = theme.MUTED
+
+
+def monospace_font(point_delta: float = 0.0) -> QFont:
+    """The platform's fixed-pitch font, optionally a little larger or smaller than the default."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    if point_delta and font.pointSizeF() > 0:
+        font.setPointSizeF(max(6.0, font.pointSizeF() + point_delta))
+    return font
+
+
+class AutoHeightTextView(QTextEdit):
+    """A read-only plain-text view that grows with its content between ``min_height`` and ``max_height``.
+
+    Inside a scroll area a fixed-height text box either wastes space or hides text behind a second
+    scroll bar; growing to the content (up to a cap, then scrolling inside) keeps short texts whole
+    and long ones bounded. :meth:`set_text` only appends the new suffix when the text grows, so
+    streamed reasoning costs proportional to the new tokens, and it keeps the view pinned to the
+    bottom unless the user scrolled up to read.
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        min_height: int = 40,
+        max_height: int = 260,
+        monospace: bool = False,
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setAcceptRichText(False)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setPlaceholderText(placeholder)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if monospace:
+            self.setFont(monospace_font())
+        self._min_height = min_height
+        self._max_height = max_height
+        self._text = ""
+        self.document().setDocumentMargin(6)
+        self.document().contentsChanged.connect(self._fit_height)
+        self._fit_height()
+
+    def text(self) -> str:
+        """The text shown (kept as a copy, so reading it costs nothing while streaming)."""
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        """Show ``text``; appends only the difference when ``text`` extends what is shown."""
+        if text == self._text:
+            return
+        bar = self.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 4
+        if self._text and text.startswith(self._text):
+            cursor = QTextCursor(self.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text[len(self._text) :])
+        else:
+            self.setPlainText(text)
+        self._text = text
+        if at_bottom:
+            bar.setValue(bar.maximum())
+
+    def user_scrolled_up(self) -> bool:
+        """Whether the reader moved away from the bottom (live text then stops following)."""
+        bar = self.verticalScrollBar()
+        return bar.value() < bar.maximum() - 4
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        doc = self.document()
+        doc.setTextWidth(max(50, self.viewport().width()))
+        frame = 2 * self.frameWidth()
+        wanted = int(doc.size().height()) + frame + 2
+        height = max(self._min_height, min(self._max_height, wanted))
+        if height != self.height():
+            self.setFixedHeight(height)
+
+
+class AutoHeightTable(QTableWidget):
+    """A compact, read-only table that shows all its rows up to ``max_rows`` before scrolling."""
+
+    def __init__(
+        self,
+        headers: Sequence[str],
+        parent: QWidget | None = None,
+        *,
+        stretch_column: int = 0,
+        max_rows: int = 12,
+    ) -> None:
+        super().__init__(0, len(headers), parent)
+        self.setHorizontalHeaderLabels(list(headers))
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(True)
+        self.setShowGrid(False)
+        self.verticalHeader().setVisible(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for col in range(len(headers)):
+            mode = (
+                QHeaderView.ResizeMode.Stretch
+                if col == stretch_column
+                else QHeaderView.ResizeMode.ResizeToContents
+            )
+            header.setSectionResizeMode(col, mode)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._max_rows = max_rows
+        self._fit_height()
+
+    def set_rows(self, rows: Sequence[Sequence[QTableWidgetItem | str]]) -> None:
+        """Replace the content; plain strings become read-only items."""
+        self.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, cell in enumerate(row):
+                item = cell if isinstance(cell, QTableWidgetItem) else QTableWidgetItem(str(cell))
+                self.setItem(r, c, item)
+        self.resizeRowsToContents()
+        self._fit_height()
+
+    def cell_text(self, row: int, col: int) -> str:
+        item = self.item(row, col)
+        return item.text() if item is not None else ""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        # Wrapped cells change height with the width.
+        self.resizeRowsToContents()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        rows = min(self.rowCount(), self._max_rows)
+        height = self.horizontalHeader().height() + 2 * self.frameWidth() + 2
+        height += sum(self.rowHeight(r) for r in range(rows)) if rows else 0
+        self.setFixedHeight(height)
+
+
+class CollapsibleSection(QWidget):
+    """A titled section whose body folds away; the header keeps a one-line summary visible.
+
+    Folding instead of tabs keeps every part of a decision in one scrolling column, so the prompt,
+    the reasoning and the parsed answer can be read together.
+    """
+
+    toggled = Signal(bool)
+
+    def __init__(self, title: str, parent: QWidget | None = None, *, expanded: bool = True) -> None:
+        super().__init__(parent)
+        self.setObjectName("section")
+        self._toggle = QToolButton(self)
+        self._toggle.setObjectName("sectionToggle")
+        self._toggle.setText(title)
+        self._toggle.setCheckable(True)
+        self._toggle.setChecked(expanded)
+        self._toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self._toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self._toggle.setAutoRaise(True)
+        # Flat header: a section title, not a button shape competing with the real buttons below.
+        self._toggle.setStyleSheet(
+            f"QToolButton#sectionToggle {{ border: none; background: transparent; padding: 2px 0px;"
+            f" color: {theme.TEXT}; }}"
+            f"QToolButton#sectionToggle:hover {{ color: {theme.ACCENT}; }}"
+        )
+        self._toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+        title_font = self._toggle.font()
+        title_font.setBold(True)
+        self._toggle.setFont(title_font)
+        self._toggle.toggled.connect(self.set_expanded)
+
+        self.summary = QLabel(self)
+        self.summary.setObjectName("sectionSummary")
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setStyleSheet(f"color: {MUTED_COLOR};")
+        # A long summary must never widen the section (and with it the whole scrolling column):
+        # it gives way to the title and is clipped at worst.
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setMinimumWidth(1)
+
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self._toggle)
+        head.addWidget(self.summary, 1)
+
+        line = QFrame(self)
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+
+        self.body = QWidget(self)
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setContentsMargins(18, 2, 2, 4)
+        self.body_layout.setSpacing(6)
+        self.body.setVisible(expanded)
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 4, 0, 2)
+        outer.setSpacing(2)
+        outer.addLayout(head)
+        outer.addWidget(line)
+        outer.addWidget(self.body)
+
+    @property
+    def title(self) -> str:
+        return self._toggle.text()
+
+    def is_expanded(self) -> bool:
+        return self._toggle.isChecked()
+
+    def set_expanded(self, expanded: bool) -> None:
+        """Show or fold the body."""
+        if self._toggle.isChecked() != expanded:
+            self._toggle.setChecked(expanded)  # re-enters through the toggled signal
+            return
+        self._toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self.body.setVisible(expanded)
+        self.toggled.emit(expanded)
+
+    def set_summary(self, html: str) -> None:
+        self.summary.setText(html)
+
+    def add(self, widget: QWidget) -> QWidget:
+        """Add ``widget`` to the body and return it."""
+        self.body_layout.addWidget(widget)
+        return widget
+
+
+class ImageDialog(QDialog):
+    """Shows one image at full size (scrollable when larger than the screen)."""
+
+    def __init__(self, pixmap: QPixmap, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.image_label = QLabel(self)
+        self.image_label.setPixmap(pixmap)
+        self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        area = QScrollArea(self)
+        area.setWidget(self.image_label)
+        area.setWidgetResizable(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(area)
+        screen = QGuiApplication.primaryScreen()
+        limit = screen.availableSize() * 0.9 if screen is not None else QSize(1200, 900)
+        self.resize(min(pixmap.width() + 40, limit.width()), min(pixmap.height() + 40, limit.height()))
+
+
+class ClickableThumbnail(QLabel):
+    """An image shown small; a click opens it full size in an :class:`ImageDialog`."""
+
+    clicked = Signal()
+
+    def __init__(
+        self, png: bytes | None, title: str, parent: QWidget | None = None, *, size: int = 112
+    ) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.pixmap_full = QPixmap()
+        self.dialog: ImageDialog | None = None
+        self.setFixedSize(size, size)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        if png and self.pixmap_full.loadFromData(png):
+            self.setPixmap(
+                self.pixmap_full.scaled(
+                    size - 6,
+                    size - 6,
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
+            self.setToolTip(
+                f"{title} — {self.pixmap_full.width()}×{self.pixmap_full.height()}, click to enlarge"
+            )
+        else:
+            self.setText("image\nunavailable")
+            self.setStyleSheet(f"color: {MUTED_COLOR};")
+            self.setToolTip(f"{title}: the attachment could not be loaded")
+
+    @property
+    def loaded(self) -> bool:
+        return not self.pixmap_full.isNull()
+
+    def open_full(self) -> ImageDialog | None:
+        """Open (non-modally: the match keeps running) the full-size view."""
+        if not self.loaded:
+            return None
+        self.dialog = ImageDialog(self.pixmap_full, self.title, self.window())
+        self.dialog.show()
+        return self.dialog
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+            self.open_full()
+        super().mouseReleaseEvent(event)
+
+
+def badge(text: str, background: str, foreground: str = "white", parent: QWidget | None = None) -> QLabel:
+    """A small rounded label with a strong colour (status badges)."""
+    label = QLabel(text, parent)
+    label.setStyleSheet(
+        f"QLabel {{ background: {background}; color: {foreground}; border-radius: 4px;"
+        " padding: 2px 8px; font-weight: bold; }"
+    )
+    label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+    return label
