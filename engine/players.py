@@ -169,7 +169,8 @@ def _load_bots() -> None:
     import engine.bots  # noqa: F401  (registers the built-in bots)
 
 
-MODEL_PREFIXES = ("sim", "openai", "anthropic", "local")
+#: Spec prefixes that name a model player (the last four are presets of local OpenAI-compatible servers).
+MODEL_PREFIXES = ("sim", "openai", "anthropic", "local", "ollama", "lmstudio", "vllm", "llamacpp")
 
 
 def is_model_spec(spec: str) -> bool:

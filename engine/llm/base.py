@@ -100,12 +100,17 @@ class RetryNotice:
 
 class LLMError(Exception):
     """A model call failed for good. ``kind`` is one of ``timeout``, ``rate_limit``, ``server``,
-    ``auth``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``."""
+    ``auth``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``.
 
-    def __init__(self, message: str, *, kind: str = "other", status: int | None = None) -> None:
+    ``partial`` holds the answer text received before a stream broke (empty otherwise)."""
+
+    def __init__(
+        self, message: str, *, kind: str = "other", status: int | None = None, partial: str = ""
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
+        self.partial = partial
 
 
 @runtime_checkable

@@ -1,0 +1,121 @@
+"""Perception: what of the current state the model is shown, as text, as an image, or both.
+
+The text view is the state's own text (the same text the app can display) plus, where the game backend
+offers one, a symbolic coordinate listing ("Box at (2,3)" style): a state's ``text_table()`` when it has
+one, otherwise a listing built here for grid states (2048's ``board``, tic-tac-toe's ``cells``). The
+image is the PNG the match's renderer draws (``Observation.render``), i.e. the very picture on screen.
+When an image is asked for but no renderer is available (a headless run without Qt), perception falls
+back to text and says why, so the session never pretends an image was sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import State
+from engine.players import Observation
+
+MODES = ("text", "image", "both")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Percept:
+    """What perception produced for one decision.
+
+    Attributes:
+        text: The state text placed in the prompt (a short pointer to the image in image-only mode).
+        image: PNG bytes of the board, or ``None``.
+        requested: The perception mode configured.
+        used: The mode actually delivered (differs from ``requested`` after a fallback).
+        note: Why ``used`` differs from ``requested``; empty otherwise.
+    """
+
+    text: str
+    image: bytes | None
+    requested: str
+    used: str
+    note: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"requested": self.requested, "used": self.used}
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+def state_text(state: State, seat: int | None) -> str:
+    """The state's text for ``seat`` plus a coordinate listing when the backend can give one."""
+    text = state.text(seat).rstrip()
+    table = symbolic_table(state)
+    return f"{text}\n\n{table}" if table else text
+
+
+def symbolic_table(state: State) -> str:
+    """A coordinate listing of the state (``""`` when the game offers none).
+
+    Uses ``state.text_table()`` when the state defines it; otherwise lists the tiles of a number grid
+    (a ``board`` of int rows). Games whose text view already lists cells with coordinates (tic-tac-toe's
+    GameBot encoding) need nothing more.
+    """
+    maker = getattr(state, "text_table", None)
+    if callable(maker):
+        try:
+            return str(maker()).rstrip()
+        except Exception:  # a game's optional helper must never break a model's turn
+            return ""
+    board = getattr(state, "board", None)
+    if _is_number_grid(board):
+        return _number_grid_table(board)
+    return ""
+
+
+def _is_number_grid(board: Any) -> bool:
+    return (
+        isinstance(board, tuple)
+        and len(board) > 0
+        and all(isinstance(row, tuple) and all(isinstance(v, int) for v in row) for row in board)
+    )
+
+
+def _number_grid_table(board: Sequence[Sequence[int]]) -> str:
+    """2048-style listing: every tile with its (row,col), then the empty cells."""
+    tiles = [f"{v} at ({r},{c})" for r, row in enumerate(board) for c, v in enumerate(row) if v]
+    empty = [f"({r},{c})" for r, row in enumerate(board) for c, v in enumerate(row) if not v]
+    lines = [
+        "Coordinates are (row,col) counted from 0 at the top-left.",
+        "Tiles: " + (", ".join(tiles) if tiles else "none"),
+        f"Empty cells ({len(empty)}): " + (", ".join(empty) if empty else "none"),
+    ]
+    return "\n".join(lines)
+
+
+class Perception:
+    """Turns an observation into a :class:`Percept` according to ``mode``."""
+
+    def __init__(self, mode: str = "text") -> None:
+        if mode not in MODES:
+            raise ValueError(f"perception must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode = mode
+
+    def perceive(self, obs: Observation) -> Percept:
+        """Build the text and/or image for ``obs`` (never raises for a missing renderer)."""
+        text = state_text(obs.state, obs.seat)
+        if self.mode == "text":
+            return Percept(text, None, "text", "text")
+        image: bytes | None = None
+        note = ""
+        if obs.render is None:
+            note = "no board renderer in this run (headless); sent the text view instead of an image"
+        else:
+            try:
+                image = obs.render(obs.state)
+            except Exception as exc:  # a failed drawing must not cost the model its turn
+                note = f"rendering the board failed ({type(exc).__name__}: {exc}); sent the text view instead"
+        if image is None:
+            return Percept(text, None, self.mode, "text", note)
+        if self.mode == "image":
+            pointer = "The current board is shown in the attached image."
+            return Percept(pointer, image, "image", "image")
+        return Percept(text, image, "both", "both")

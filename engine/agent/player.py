@@ -1,0 +1,647 @@
+"""The model player: the harness around one language model, recording every stage as an event.
+
+One decision (:meth:`ModelPlayer.act`) runs this pipeline, each stage an event in the session:
+
+1. ``reflection`` — from the player's second decision on, a separate model call reflects on what its
+   last move did (the step was applied by the match after the previous ``act``), under 100 words;
+   its text goes into this decision's prompt. It has its own ``model_call_*`` events (purpose
+   ``"reflection"``).
+2. ``memory`` — the window of the last N steps (state, action, reward).
+3. perception — the state as text, image or both (recorded inside ``prompt_built``).
+4. ``prompt_built`` — system and user text exactly as sent, the image as a Blob under ``"image"``,
+   the template path, its sha256 and the variant.
+5. ``model_call_started`` → live ``model_delta`` items → ``model_retry`` (transport retries) →
+   ``reasoning`` and ``answer`` (assembled) → ``model_call_finished`` (latency, tokens, cost) or
+   ``model_call_failed`` (error and kind).
+6. the parse chain — ``action_parsed`` (raw, extracted, matched, reason) or ``action_unparsable`` /
+   ``action_illegal``; an unusable answer is re-asked up to ``retries`` times with the error stated,
+   then the fallback policy applies (random legal move, no-op, or forfeit) and the ``decision`` event
+   says which policy was used and why: nothing is ever substituted silently.
+7. ``verification`` — intermediate answers against ground-truth oracles.
+
+The match loop then records ``decision`` and ``action_applied``. A failing API call never ends the
+session: it is recorded and handled by the same policy. Cancelling the task cancels the call; the
+player records that the call was cancelled and re-raises. Budget caps (USD per player, i.e. per
+session seat) warn at the soft cap and forfeit at the hard cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import events as ev
+from engine.agent import prompts, reflection
+from engine.agent.memory import DEFAULT_WINDOW, Memory, MemoryEntry, format_history
+from engine.agent.parse import ILLEGAL, ParseResult, parse_answer
+from engine.agent.perception import MODES, Perception
+from engine.agent.verify import verify
+from engine.core import Action, Game
+from engine.events import Blob
+from engine.llm.base import (
+    Completion,
+    Delta,
+    ImagePart,
+    LLMClient,
+    LLMError,
+    Message,
+    Request,
+    RetryNotice,
+    Usage,
+)
+from engine.players import MODEL, Decision, Observation
+
+FALLBACKS = ("random", "noop", "forfeit")
+#: Error kinds after which asking again cannot help (the key or the request itself is wrong).
+_HOPELESS = frozenset({"auth", "bad_request"})
+_SIM_OPTIONS = ("latency", "format_error_rate", "illegal_rate", "wrong_ir_rate", "api_error_rate")
+_PROVIDER_TITLES = {"openai": "OpenAI", "anthropic": "Anthropic", "local": "local server", "sim": "simulated"}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HarnessConfig:
+    """Every harness toggle; recorded in the session manifest under ``"harness"``.
+
+    Attributes:
+        perception: ``"text"``, ``"image"`` or ``"both"``.
+        memory: Steps in the memory window (0 = off).
+        reflection: Whether a reflection call precedes each decision after the first.
+        thinking: Ask the provider for extended thinking / reasoning.
+        thinking_budget: Thinking token budget (Anthropic).
+        effort: Reasoning effort (``"low"``, ``"medium"``, ``"high"``; OpenAI reasoning models).
+        temperature: Sampling temperature (``None``: provider default).
+        max_tokens: Output token limit per call (``None``: derived from ``thinking``).
+        prompt_variant: Template variant (``assets/prompts/<game>/<variant>.md``).
+        retries: Re-asks after an unusable answer or a failed call.
+        fallback: ``"random"``, ``"noop"`` or ``"forfeit"`` once retries are used up.
+        budget_soft_usd: Spending after which a warning is recorded.
+        budget_hard_usd: Spending at which the player forfeits.
+        prices: Optional ``{"input_per_mtok", "output_per_mtok"}`` overriding the price table.
+        timeout_s: Per-call timeout passed to the provider.
+    """
+
+    perception: str = "text"
+    memory: int = DEFAULT_WINDOW
+    reflection: bool = True
+    thinking: bool = False
+    thinking_budget: int | None = None
+    effort: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    prompt_variant: str = "default"
+    retries: int = 3
+    fallback: str = "random"
+    budget_soft_usd: float | None = None
+    budget_hard_usd: float | None = None
+    prices: Mapping[str, float] | None = None
+    timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.perception not in MODES:
+            raise ValueError(f"perception must be one of {', '.join(MODES)}, not {self.perception!r}")
+        if self.fallback not in FALLBACKS:
+            choices = ", ".join(FALLBACKS)
+            raise ValueError(f"invalid_policy fallback must be one of {choices}, not {self.fallback!r}")
+        if not isinstance(self.retries, int) or self.retries < 0:
+            raise ValueError(f"invalid_policy retries must be a whole number >= 0, not {self.retries!r}")
+        for name in ("budget_soft_usd", "budget_hard_usd"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be >= 0, not {value!r}")
+
+    def request_max_tokens(self) -> int:
+        if self.max_tokens:
+            return self.max_tokens
+        if self.thinking:
+            return (self.thinking_budget or 2048) + 2048
+        return 1024
+
+
+class ModelPlayer:
+    """A seat played by a language model (or the offline simulated model) through the harness.
+
+    Build one with :func:`make_model_player`.
+    """
+
+    kind = MODEL
+
+    def __init__(
+        self,
+        game: Game,
+        client: LLMClient,
+        model: str,
+        *,
+        spec: str,
+        config: HarnessConfig | None = None,
+        seed: int | None = None,
+        label: str | None = None,
+    ) -> None:
+        self.game = game
+        self.client = client
+        self.model = model
+        self.spec = spec
+        self.seed = seed
+        self.config = config or HarnessConfig()
+        self.template = prompts.load_template(game.id, self.config.prompt_variant)
+        self.reflection_template = prompts.load_common("reflection")
+        self.perception = Perception(self.config.perception)
+        self.memory = Memory(self.config.memory)
+        self.label = label or _default_label(client, model)
+        self.spent_usd = 0.0
+        self._rng = random.Random(f"{seed}:fallback")
+        self._reflection: tuple[int, int, str] | None = None  # (state step, history length, text)
+        self._soft_warned = False
+        self._unknown_cost_warned = False
+        self._announced = False
+
+    # -- configuration ------------------------------------------------------------------------
+
+    def harness_config(self) -> dict[str, Any]:
+        """Every toggle and the identity of the model and templates, JSON-ready (for the manifest)."""
+        c = self.config
+        data: dict[str, Any] = {
+            "spec": self.spec,
+            "provider": getattr(self.client, "provider", "unknown"),
+            "model": self.model,
+            "label": self.label,
+            "simulated": bool(getattr(self.client, "simulated", False)),
+            "perception": c.perception,
+            "memory": c.memory,
+            "reflection": c.reflection,
+            "thinking": c.thinking,
+            "thinking_budget": c.thinking_budget,
+            "effort": c.effort,
+            "temperature": c.temperature,
+            "max_tokens": c.request_max_tokens(),
+            "timeout_s": c.timeout_s,
+            "prompt_variant": c.prompt_variant,
+            "template": self.template.path,
+            "template_hash": self.template.sha256,
+            "reflection_template": self.reflection_template.path,
+            "reflection_template_hash": self.reflection_template.sha256,
+            "invalid_policy": {"retries": c.retries, "fallback": c.fallback},
+            "budget_soft_usd": c.budget_soft_usd,
+            "budget_hard_usd": c.budget_hard_usd,
+            "prices": dict(c.prices) if c.prices else None,
+            "seed": self.seed,
+        }
+        sim_config = getattr(self.client, "config", None)
+        if callable(sim_config) and data["simulated"]:
+            data["sim"] = sim_config()
+        return data
+
+    # -- the decision -------------------------------------------------------------------------
+
+    async def act(self, observation: Observation) -> Decision:
+        """Run the whole pipeline for one decision (see the module docstring)."""
+        obs = observation
+        started = time.perf_counter()
+        spent_before = self.spent_usd
+        self._give_context(obs)
+        if self._over_budget():
+            return self._budget_forfeit(obs, 0, started, spent_before)
+
+        window = self.memory.window(self.game, obs.history, obs.seat)
+        reflection = ""
+        if self.config.reflection:
+            reflection = await self._reflect(obs, window)
+            if self._over_budget():
+                return self._budget_forfeit(obs, 0, started, spent_before)
+        if self.memory.enabled:
+            obs.record(ev.MEMORY, {"entries": [e.to_data() for e in window], "size": self.memory.size})
+
+        percept = self.perception.perceive(obs)
+        rendered = self.template.render(self._values(obs, percept.text, window, reflection))
+        images = (ImagePart(percept.image),) if percept.image is not None else ()
+        messages: list[Message] = [Message("system", rendered.system), Message("user", rendered.user, images)]
+        data: dict[str, Any] = {
+            "system": rendered.system,
+            "user": rendered.user,
+            "template": rendered.template,
+            "template_hash": rendered.template_hash,
+            "variant": rendered.variant,
+            "perception": percept.to_data(),
+            "images": len(images),
+        }
+        if not self._announced:
+            data["harness"] = self.harness_config()
+            self._announced = True
+        blobs = {"image": Blob(percept.image)} if percept.image is not None else {}
+        obs.record(ev.PROMPT_BUILT, data, blobs=blobs)
+
+        attempts = 0
+        last: ParseResult | None = None
+        problem = "no answer"
+        while attempts < 1 + self.config.retries:
+            attempts += 1
+            if self._over_budget():
+                self._verify(obs, last)
+                return self._budget_forfeit(obs, attempts - 1, started, spent_before)
+            if attempts > 1:
+                self._record_reask(obs, rendered, messages, attempts, problem)
+            self._give_context(obs)
+            request = self._request(tuple(messages), "action")
+            try:
+                completion = await self._call(obs, request, attempts)
+            except LLMError as exc:
+                problem = f"the model call failed ({exc.kind}): {exc}"
+                if exc.kind in _HOPELESS:
+                    break
+                continue
+            result = parse_answer(self.game, obs.state, obs.seat, completion.content)
+            last = result
+            self._record_parse(obs, result, attempts)
+            if result.ok:
+                self._verify(obs, result)
+                assert result.action is not None
+                return self._decision(
+                    obs, result.action, "answer", attempts, started, spent_before, rationale=result.thought
+                )
+            problem = result.error
+            messages += [
+                Message("assistant", completion.content),
+                Message("user", self._reask_text(obs, result)),
+            ]
+        self._verify(obs, last)
+        return self._fallback(obs, problem, attempts, started, spent_before)
+
+    # -- stages -------------------------------------------------------------------------------
+
+    def _give_context(self, obs: Observation) -> None:
+        """Tell a simulated model the true situation (real providers have no such hook)."""
+        setter = getattr(self.client, "set_context", None)
+        if callable(setter):
+            from engine.llm.sim import SimContext
+
+            setter(SimContext(self.game, obs.state, obs.seat, tuple(obs.history)))
+
+    async def _reflect(self, obs: Observation, window: Sequence[MemoryEntry]) -> str:
+        key = (obs.state.step, len(obs.history))
+        if self._reflection is not None and self._reflection[:2] == key:
+            return self._reflection[2]  # the same position asked again (re-ask from review): reuse it
+        built = reflection.build_prompt(self.reflection_template, self.game, obs, window)
+        if built is None:
+            return ""  # first decision of this player: nothing of its own to reflect on
+        rendered = built.prompt
+        request = self._request(
+            (Message("system", rendered.system), Message("user", rendered.user)), "reflection"
+        )
+        try:
+            completion = await self._call(obs, request, 1)
+        except LLMError:
+            return ""  # recorded as model_call_failed; the decision goes ahead without a reflection
+        text = reflection.clean(completion.content)
+        obs.record(
+            ev.REFLECTION,
+            {
+                "text": text,
+                "words": len(text.split()),
+                "on_step": built.on_step,
+                "template": rendered.template,
+                "template_hash": rendered.template_hash,
+            },
+        )
+        self._reflection = (*key, text)
+        return text
+
+    def _values(
+        self, obs: Observation, state_view: str, window: Sequence[MemoryEntry], reflection: str
+    ) -> dict[str, str]:
+        seats = self.game.seats
+        me = seats[obs.seat].name if obs.seat < len(seats) else f"seat {obs.seat}"
+        other = seats[1 - obs.seat].name if len(seats) == 2 else ""
+        return {
+            "game_title": self.game.title,
+            "rules": self.game.rules_text(),
+            "history": format_history(window),
+            "reflection": reflection,
+            "state": state_view,
+            "legal_moves": ", ".join(obs.legal_actions),
+            "seat_name": me,
+            "mark": me,
+            "opponent_mark": other,
+            "step": str(obs.state.step),
+        }
+
+    def _request(self, messages: tuple[Message, ...], purpose: str) -> Request:
+        c = self.config
+        return Request(
+            model=self.model,
+            messages=messages,
+            temperature=c.temperature,
+            max_tokens=c.request_max_tokens(),
+            thinking=c.thinking,
+            thinking_budget=c.thinking_budget,
+            effort=c.effort,
+            timeout_s=c.timeout_s,
+            purpose=purpose,
+        )
+
+    async def _call(self, obs: Observation, request: Request, attempt: int) -> Completion:
+        """One streamed provider call with its events; raises :class:`LLMError` after recording it."""
+        purpose = request.purpose
+        provider = getattr(self.client, "provider", "unknown")
+        obs.record(
+            ev.MODEL_CALL_STARTED,
+            {"provider": provider, "model": self.model, "params": request.params(), "purpose": purpose,
+             "attempt": attempt},
+        )
+
+        def on_delta(delta: Delta) -> None:
+            obs.record(ev.MODEL_DELTA, {"kind": delta.kind, "text": delta.text, "purpose": purpose})
+
+        def on_retry(notice: RetryNotice) -> None:
+            data: dict[str, Any] = {"attempt": notice.attempt, "reason": notice.reason, "purpose": purpose}
+            if notice.wait_s is not None:
+                data["wait_s"] = notice.wait_s
+            if notice.status is not None:
+                data["status"] = notice.status
+            obs.record(ev.MODEL_RETRY, data)
+
+        started = time.perf_counter()
+        try:
+            completion = await self.client.complete(request, on_delta=on_delta, on_retry=on_retry)
+        except asyncio.CancelledError:
+            obs.record(ev.MODEL_CALL_FAILED, {"error": "cancelled", "kind": "cancelled", "purpose": purpose,
+                                               "attempt": attempt})
+            raise
+        except LLMError as exc:
+            self._record_failure(obs, exc, purpose, attempt)
+            raise
+        except Exception as exc:  # a provider bug must not take the session down: treat it as a failure
+            err = LLMError(f"{type(exc).__name__}: {exc}", kind="other")
+            self._record_failure(obs, err, purpose, attempt)
+            raise err from exc
+        latency_ms = (time.perf_counter() - started) * 1000
+        if purpose == "action":
+            if completion.reasoning:
+                obs.record(ev.REASONING, {"text": completion.reasoning, "purpose": purpose})
+            obs.record(ev.ANSWER, {"text": completion.content, "purpose": purpose})
+        cost = self._cost(completion.usage)
+        if cost is not None:
+            self.spent_usd += cost
+        usage = completion.usage
+        obs.record(
+            ev.MODEL_CALL_FINISHED,
+            {
+                "latency_ms": round(latency_ms, 2),
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "reasoning_tokens": usage.reasoning_tokens,
+                "cost_usd": cost,
+                "purpose": purpose,
+                "attempt": attempt,
+                "stop_reason": completion.stop_reason,
+                "retries": completion.retries,
+                "model": completion.model or self.model,
+            },
+        )
+        self._check_budget(obs, cost)
+        return completion
+
+    def _record_failure(self, obs: Observation, exc: LLMError, purpose: str, attempt: int) -> None:
+        data: dict[str, Any] = {"error": str(exc), "kind": exc.kind, "purpose": purpose, "attempt": attempt}
+        if exc.status is not None:
+            data["status"] = exc.status
+        obs.record(ev.MODEL_CALL_FAILED, data)
+
+    def _record_parse(self, obs: Observation, result: ParseResult, attempt: int) -> None:
+        if result.ok:
+            data: dict[str, Any] = {
+                "raw": result.raw,
+                "extracted": result.extracted,
+                "matched": result.action,
+                "attempt": attempt,
+            }
+            if result.reason:
+                data["reason"] = result.reason
+            if result.thought:
+                data["thought"] = result.thought
+            changes = getattr(obs.state, "changes_board", None)
+            if callable(changes) and not changes(result.action):
+                data["note"] = "this move does not change the board (a wasted turn)"
+            obs.record(ev.ACTION_PARSED, data)
+        elif result.kind == ILLEGAL:
+            obs.record(
+                ev.ACTION_ILLEGAL,
+                {"raw": result.raw, "extracted": result.extracted, "error": result.error, "attempt": attempt},
+            )
+        else:
+            data = {"raw": result.raw, "error": result.error, "attempt": attempt}
+            if result.extracted is not None:
+                data["extracted"] = result.extracted
+            obs.record(ev.ACTION_UNPARSABLE, data)
+
+    def _reask_text(self, obs: Observation, result: ParseResult) -> str:
+        kind = "is not a legal move" if result.kind == ILLEGAL else "could not be read as a move"
+        return (
+            f"Your answer {kind}: {result.error}\n"
+            f"Legal moves now: {', '.join(obs.legal_actions)}.\n"
+            "Answer again, following the output format exactly."
+        )
+
+    def _record_reask(
+        self,
+        obs: Observation,
+        rendered: prompts.RenderedPrompt,
+        messages: Sequence[Message],
+        attempt: int,
+        problem: str,
+    ) -> None:
+        obs.record(
+            ev.PROMPT_BUILT,
+            {
+                "system": rendered.system,
+                "user": messages[-1].text if messages[-1].role == "user" else rendered.user,
+                "template": rendered.template,
+                "template_hash": rendered.template_hash,
+                "variant": rendered.variant,
+                "attempt": attempt,
+                "reask": True,
+                "reason": problem,
+                "conversation": [{"role": m.role, "text": m.text, "images": len(m.images)} for m in messages],
+            },
+        )
+
+    def _verify(self, obs: Observation, result: ParseResult | None) -> None:
+        if result is None:
+            return
+        for check in verify(self.game, obs.state, obs.seat, result.tags):
+            obs.record(ev.VERIFICATION, check.to_data())
+
+    # -- outcomes -----------------------------------------------------------------------------
+
+    def _decision(
+        self,
+        obs: Observation,
+        action: Action | None,
+        policy: str,
+        attempts: int,
+        started: float,
+        spent_before: float,
+        *,
+        rationale: str = "",
+        reason: str = "",
+        forfeit: bool = False,
+    ) -> Decision:
+        extra: dict[str, Any] = {
+            "policy": policy,
+            "attempts": attempts,
+            "model": self.model,
+            "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+            "cost_usd": round(self.spent_usd - spent_before, 6),
+            "spent_usd": round(self.spent_usd, 6),
+        }
+        if reason:
+            extra["fallback_reason"] = reason
+        return Decision(action, source=MODEL, rationale=rationale, forfeit=forfeit, extra=extra)
+
+    def _fallback(
+        self, obs: Observation, problem: str, attempts: int, started: float, spent_before: float
+    ) -> Decision:
+        how = self.config.fallback
+        tried = f"no usable answer after {attempts} attempt{'s' if attempts != 1 else ''}: {problem}"
+        if how == "forfeit" or not obs.legal_actions:
+            return self._decision(obs, None, "forfeit", attempts, started, spent_before,
+                                  reason=f"{tried}; the player forfeits", forfeit=True)
+        if how == "noop":
+            if "noop" in obs.legal_actions:
+                return self._decision(obs, "noop", "noop", attempts, started, spent_before,
+                                      reason=f"{tried}; played the no-op action")
+            action = self._rng.choice(obs.legal_actions)
+            return self._decision(obs, action, "random", attempts, started, spent_before,
+                                  reason=f"{tried}; {self.game.title} has no no-op action, so a random legal "
+                                         f"move ({action}) was played instead")
+        action = self._rng.choice(obs.legal_actions)
+        return self._decision(obs, action, "random", attempts, started, spent_before,
+                              reason=f"{tried}; played a random legal move ({action})")
+
+    # -- budget -------------------------------------------------------------------------------
+
+    def _cost(self, usage: Usage) -> float | None:
+        prices = self.config.prices
+        if prices:
+            return (usage.input_tokens * float(prices.get("input_per_mtok", 0.0))
+                    + usage.output_tokens * float(prices.get("output_per_mtok", 0.0))) / 1_000_000
+        if getattr(self.client, "simulated", False):
+            return 0.0
+        try:
+            from engine.llm import pricing
+        except ImportError:
+            return None
+        try:
+            return pricing.cost(self.model, usage, provider=getattr(self.client, "provider", None))
+        except Exception:
+            return None
+
+    def _check_budget(self, obs: Observation, cost: float | None) -> None:
+        c = self.config
+        if cost is None and (c.budget_hard_usd is not None or c.budget_soft_usd is not None):
+            if not self._unknown_cost_warned:
+                self._unknown_cost_warned = True
+                obs.record(ev.ERROR, {"message": f"the price of {self.model} is unknown, so the budget cap "
+                                                 "cannot count this model's calls", "where": "budget"})
+        if c.budget_soft_usd is not None and not self._soft_warned and self.spent_usd >= c.budget_soft_usd:
+            self._soft_warned = True
+            obs.record(ev.ERROR, {"message": f"spent ${self.spent_usd:.4f}, past the soft budget of "
+                                             f"${c.budget_soft_usd:.4f}", "where": "budget",
+                                  "spent_usd": round(self.spent_usd, 6), "cap_usd": c.budget_soft_usd,
+                                  "cap": "soft"})
+
+    def _over_budget(self) -> bool:
+        cap = self.config.budget_hard_usd
+        return cap is not None and self.spent_usd >= cap
+
+    def _budget_forfeit(
+        self, obs: Observation, attempts: int, started: float, spent_before: float
+    ) -> Decision:
+        cap = self.config.budget_hard_usd
+        message = f"spent ${self.spent_usd:.4f}, reaching the hard budget of ${cap:.4f}; the player forfeits"
+        obs.record(ev.ERROR, {"message": message, "where": "budget", "spent_usd": round(self.spent_usd, 6),
+                              "cap_usd": cap, "cap": "hard"})
+        return self._decision(
+            obs, None, "budget", attempts, started, spent_before, reason=message, forfeit=True
+        )
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def _default_label(client: LLMClient, model: str) -> str:
+    label = getattr(client, "label", None)
+    if isinstance(label, str) and label:
+        return label
+    provider = getattr(client, "provider", "")
+    return f"{model} ({_PROVIDER_TITLES.get(provider, provider)})" if provider else model
+
+
+def _invalid_policy(value: Any) -> tuple[int, str]:
+    if value is None:
+        return 3, "random"
+    if isinstance(value, str):
+        return 3, value
+    if isinstance(value, Mapping):
+        unknown = set(value) - {"retries", "fallback"}
+        if unknown:
+            raise ValueError(f"invalid_policy takes retries and fallback, not {', '.join(sorted(unknown))}")
+        return int(value.get("retries", 3)), str(value.get("fallback", "random"))
+    example = "{'retries': 3, 'fallback': 'random'}"
+    raise ValueError(f"invalid_policy must be a dict like {example}, not {value!r}")
+
+
+_HARNESS_OPTIONS = (
+    "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
+    "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
+)
+OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
+
+
+def make_model_player(spec: str, game: Game, *, seed: int | None = None, **options: Any) -> ModelPlayer:
+    """Build a model player from its spec and harness options.
+
+    Args:
+        spec: ``"sim"``, ``"sim:NAME"``, ``"openai:MODEL"``, ``"anthropic:MODEL"`` or
+            ``"local:MODEL@BASE_URL"``.
+        game: The game it will play.
+        seed: Seeds the simulated model and the random fallback move.
+        **options: Harness options (see :class:`HarnessConfig`; ``invalid_policy`` is
+            ``{"retries": k, "fallback": "random"|"noop"|"forfeit"}``), the simulated model's
+            ``latency`` and error rates, ``client`` (an :class:`LLMClient` to use instead of building
+            one, e.g. in tests), ``model`` (the model name for an injected client) and ``label``.
+
+    Raises:
+        ValueError: an unknown option, a bad value, or an unknown simulated preset.
+    """
+    unknown = sorted(set(options) - OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown model option(s) {', '.join(unknown)}; known: {', '.join(sorted(OPTIONS))}")
+    spec = spec.strip()
+    retries, fallback = _invalid_policy(options.get("invalid_policy"))
+    config_args = {k: options[k] for k in _HARNESS_OPTIONS if k in options and options[k] is not None}
+    if "memory" in config_args:
+        memory = config_args["memory"]
+        # A checkbox gives True/False: on means the default window, off means none.
+        config_args["memory"] = (DEFAULT_WINDOW if memory else 0) if isinstance(memory, bool) else int(memory)
+    if "reflection" in config_args:
+        config_args["reflection"] = bool(config_args["reflection"])
+    config = HarnessConfig(**config_args, retries=retries, fallback=fallback)
+    client = options.get("client")
+    model: str
+    if client is not None:
+        model = options.get("model") or spec.partition(":")[2] or spec
+    elif spec.split(":", 1)[0] == "sim":
+        from engine.llm.sim import DEFAULT_LATENCY, SimClient, parse_spec
+
+        sim_args = {k: options[k] for k in _SIM_OPTIONS if options.get(k) is not None}
+        sim_args.setdefault("latency", DEFAULT_LATENCY)
+        client = SimClient(parse_spec(spec), seed=seed, **sim_args)
+        model = client.model
+    else:
+        from engine.llm.factory import make_client
+
+        client, model = make_client(spec, timeout_s=config.timeout_s)
+    return ModelPlayer(game, client, model, spec=spec, config=config, seed=seed, label=options.get("label"))
