@@ -1,0 +1,373 @@
+"""Anthropic's Messages API behind :class:`LLMClient`, through the official ``anthropic`` SDK.
+
+Calls use ``AsyncAnthropic.messages.create(stream=True)`` and read the raw stream events
+(``message_start``, ``content_block_start/delta/stop``, ``message_delta``, ``message_stop``):
+``thinking_delta`` becomes ``Delta("reasoning")``, ``text_delta`` becomes ``Delta("content")``.
+System messages go to the separate ``system`` parameter; images are base64 PNG blocks. Extended thinking
+is requested as ``{"type": "enabled", "budget_tokens": N}`` when ``Request.thinking`` is set (adaptive
+thinking for the models the SDK marks as preferring it). ``Request.temperature`` is not sent: the
+current Messages API has no sampling parameters.
+
+Transport retries are the SDK's own and each is reported through ``on_retry``. SDK types never leave
+this module: failures are :class:`LLMError`.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import anthropic
+import httpx2
+
+from engine.llm._calls import (
+    CallbackFailed,
+    CallState,
+    RetryReportingMixin,
+    current_call,
+    kind_for_status,
+    llm_error,
+)
+from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm.keys import register_secret, resolve_key
+
+__all__ = ["DEFAULT_THINKING_BUDGET", "MIN_THINKING_BUDGET", "AnthropicClient"]
+
+#: Thinking budget when a request asks for thinking without a budget.
+DEFAULT_THINKING_BUDGET = 2048
+#: The API's smallest accepted budget.
+MIN_THINKING_BUDGET = 1024
+
+_STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_use",
+    "refusal": "refusal",
+    "pause_turn": "pause",
+}
+
+
+def _adaptive_thinking_models() -> frozenset[str]:
+    # The SDK keeps the list of models that should get adaptive rather than budgeted thinking; it is not
+    # public API, so its absence simply means "budgeted thinking everywhere".
+    try:
+        from anthropic.resources.messages.messages import MODELS_TO_WARN_WITH_THINKING_ENABLED
+    except ImportError:
+        return frozenset()
+    return frozenset(MODELS_TO_WARN_WITH_THINKING_ENABLED)
+
+
+_ADAPTIVE_THINKING_MODELS = _adaptive_thinking_models()
+
+
+class AsyncAnthropic(RetryReportingMixin, anthropic.AsyncAnthropic):
+    """The SDK client with its retries reported (see :class:`RetryReportingMixin`).
+
+    Named like the SDK class on purpose: the SDK derives its User-Agent header from the class name.
+    """
+
+
+class AnthropicClient:
+    """A Claude model.
+
+    Args:
+        api_key: The key; when None it is resolved by :func:`engine.llm.keys.resolve_key`
+            (``ANTHROPIC_API_KEY``, then the key store); with none there, the SDK's own credential
+            sources (profiles, ``ANTHROPIC_AUTH_TOKEN``) apply and a call without any fails with
+            ``LLMError(kind="auth")``.
+        base_url: None for Anthropic itself (the SDK then honours ``ANTHROPIC_BASE_URL``).
+        timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
+            ``timeout_s`` can only shorten it.
+        connect_timeout_s: Longest wait to connect.
+        max_retries: Transport retries by the SDK (429, 408, 409, 5xx/529, connection errors, timeouts).
+        max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own, honouring
+            ``Retry-After``).
+    """
+
+    provider = "anthropic"
+    simulated = False
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
+        connect_timeout_s: float = 5.0,
+        max_retries: int = 2,
+        max_retry_wait_s: float | None = None,
+    ) -> None:
+        self.timeout_s = float(timeout_s)
+        self.connect_timeout_s = float(connect_timeout_s)
+        self.max_retries = int(max_retries)
+        self.max_retry_wait_s = max_retry_wait_s
+        key = resolve_key("anthropic", api_key)
+        register_secret(key)
+        kwargs: dict[str, Any] = {
+            "timeout": anthropic.Timeout(self.timeout_s, connect=min(self.connect_timeout_s, self.timeout_s)),
+            "max_retries": self.max_retries,
+            # Sessions are PlayTrace's trace; prompts must not also flow to a tracing backend by accident.
+            "open_telemetry": False,
+        }
+        if key is not None:
+            kwargs["api_key"] = key
+        if base_url:
+            kwargs["base_url"] = base_url
+        try:
+            self._sdk = AsyncAnthropic(**kwargs)
+        except anthropic.AnthropicError as exc:
+            # The SDK's own credential sources (profiles, federation) can fail while it is built.
+            raise llm_error(self.provider, "no usable credentials", kind="auth", detail=str(exc)) from None
+        self._closed = False
+
+    @property
+    def base_url(self) -> str:
+        """The server this client talks to (no credentials)."""
+        return str(self._sdk.base_url)
+
+    def __repr__(self) -> str:
+        # Deliberately without the key: reprs end up in logs and crash reports.
+        return f"AnthropicClient(base_url={self.base_url!r})"
+
+    __str__ = __repr__
+
+    async def aclose(self) -> None:
+        """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
+        self._closed = True
+        await self._sdk.close()
+
+    # -- one call --------------------------------------------------------------------------------------
+
+    def build_params(self, request: Request) -> dict[str, Any]:
+        """The keyword arguments for ``messages.create`` for ``request`` (no credentials)."""
+        system = "\n\n".join(m.text for m in request.messages if m.role == "system" and m.text)
+        messages: list[dict[str, Any]] = []
+        for m in request.messages:
+            if m.role == "system":
+                if m.images:
+                    raise LLMError("images cannot be sent in a system message", kind="bad_request")
+                continue
+            if not m.images:
+                messages.append({"role": m.role, "content": m.text})
+                continue
+            blocks: list[dict[str, Any]] = [
+                {
+                    "type": "image",
+                    "source": {
+                        "type": "base64",
+                        "media_type": "image/png",
+                        "data": base64.b64encode(img.png).decode("ascii"),
+                    },
+                }
+                for img in m.images
+            ]
+            if m.text:
+                blocks.append({"type": "text", "text": m.text})
+            messages.append({"role": m.role, "content": blocks})
+        params: dict[str, Any] = {
+            "model": request.model,
+            "messages": messages,
+            "max_tokens": request.max_tokens,
+            "stream": True,
+        }
+        if system:
+            params["system"] = system
+        if request.thinking:
+            budget = max(MIN_THINKING_BUDGET, int(request.thinking_budget or DEFAULT_THINKING_BUDGET))
+            if request.model in _ADAPTIVE_THINKING_MODELS:
+                # Models for which the SDK deprecates budgeted thinking; "summarized" keeps the thinking
+                # text visible in the inspector.
+                params["thinking"] = {"type": "adaptive", "display": "summarized"}
+            else:
+                params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+            # max_tokens counts thinking too and must exceed the budget; keep the request's allowance
+            # for the answer itself on top of the budget.
+            if request.max_tokens <= budget:
+                params["max_tokens"] = budget + request.max_tokens
+        # No temperature: the current Messages API (and so SDK 2.x's create()) has no sampling
+        # parameters any more, so Request.temperature does not apply to Anthropic models.
+        return params
+
+    async def complete(
+        self,
+        request: Request,
+        *,
+        on_delta: Callable[[Delta], None] | None = None,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> Completion:
+        """Stream one message; see :class:`~engine.llm.base.LLMClient`.
+
+        Raises:
+            LLMError: the call failed for good (``partial`` holds any answer text already streamed).
+            asyncio.CancelledError: the awaiting task was cancelled; the HTTP request is closed.
+        """
+        params = self.build_params(request)
+        timeout_s = min(self.timeout_s, request.timeout_s)
+        timeout = anthropic.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
+        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
+        token = current_call.set(state)
+        streaming = False
+        try:
+            stream = await self._sdk.messages.create(**params, timeout=timeout)
+            streaming = True
+            try:
+                return await self._consume(stream, request, state)
+            finally:
+                # Also on cancellation: closing the response tells the server to stop generating.
+                with contextlib.suppress(Exception):
+                    await stream.close()
+        except CallbackFailed as exc:
+            raise exc.original from None
+        except anthropic.APIError as exc:
+            raise self._map_error(exc, state, streaming=streaming) from None
+        except httpx2.TimeoutException:
+            # The SDK does not wrap transport errors raised while reading the stream.
+            raise llm_error(
+                self.provider,
+                "timed out waiting for the rest of the answer",
+                kind="timeout",
+                partial=state.content_text,
+                retries=state.retries,
+            ) from None
+        except httpx2.HTTPError as exc:
+            if self._closed:
+                raise llm_error(
+                    self.provider,
+                    "the client was closed during the call",
+                    kind="cancelled",
+                    partial=state.content_text,
+                    retries=state.retries,
+                ) from None
+            raise llm_error(
+                self.provider,
+                "the connection broke in the middle of the answer",
+                kind="stream",
+                detail=type(exc).__name__,
+                partial=state.content_text,
+                retries=state.retries,
+            ) from None
+        except anthropic.AnthropicError as exc:
+            # Credentials problems and the like, raised before anything is sent.
+            raise llm_error(
+                self.provider, "the call could not be made", kind="auth", detail=str(exc)
+            ) from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            if not streaming:
+                if isinstance(exc, TypeError) and self._sdk.api_key is None and self._sdk.auth_token is None:
+                    # The SDK refuses to build a request without any credentials (a TypeError).
+                    raise llm_error(
+                        self.provider,
+                        "no API key; set ANTHROPIC_API_KEY or add a key in PlayTrace's settings",
+                        kind="auth",
+                    ) from None
+                raise  # a programming error before anything was sent, not a bad answer
+            raise llm_error(
+                self.provider,
+                "the server sent a malformed stream",
+                kind="stream",
+                detail=f"{type(exc).__name__}: {exc}",
+                partial=state.content_text,
+                retries=state.retries,
+            ) from None
+        finally:
+            current_call.reset(token)
+
+    async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
+        input_tokens = output_tokens = thinking_tokens = 0
+        stop_reason: str | None = None
+        model = ""
+        finished = False
+        async for event in stream:
+            kind = getattr(event, "type", None)
+            if kind == "message_start":
+                message = event.message
+                model = getattr(message, "model", "") or model
+                usage = getattr(message, "usage", None)
+                if usage is not None:
+                    # Cached prompt tokens are input tokens too (billed differently, counted the same).
+                    input_tokens = (
+                        int(usage.input_tokens or 0)
+                        + int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
+                        + int(getattr(usage, "cache_read_input_tokens", 0) or 0)
+                    )
+                    output_tokens = int(getattr(usage, "output_tokens", 0) or 0)
+            elif kind == "content_block_start":
+                block = event.content_block
+                btype = getattr(block, "type", None)
+                if btype == "thinking":
+                    state.emit("reasoning", getattr(block, "thinking", "") or "")
+                elif btype == "text":
+                    state.emit("content", getattr(block, "text", "") or "")
+            elif kind == "content_block_delta":
+                delta = event.delta
+                dtype = getattr(delta, "type", None)
+                if dtype == "thinking_delta":
+                    state.emit("reasoning", delta.thinking)
+                elif dtype == "text_delta":
+                    state.emit("content", delta.text)
+                # signature_delta (thinking integrity) and tool input deltas carry no readable text.
+            elif kind == "message_delta":
+                stop_reason = getattr(event.delta, "stop_reason", None) or stop_reason
+                usage = getattr(event, "usage", None)
+                if usage is not None:
+                    # message_delta's output_tokens are cumulative for the whole message.
+                    output_tokens = int(getattr(usage, "output_tokens", 0) or output_tokens)
+                    if getattr(usage, "input_tokens", None):
+                        input_tokens = int(usage.input_tokens)
+                    details = getattr(usage, "output_tokens_details", None)
+                    if details is not None:
+                        thinking_tokens = int(getattr(details, "thinking_tokens", 0) or 0)
+            elif kind == "message_stop":
+                finished = True
+        if not finished:
+            raise llm_error(
+                self.provider,
+                "the stream ended before the answer was finished",
+                kind="stream",
+                partial=state.content_text,
+                retries=state.retries,
+            )
+        return Completion(
+            content=state.content_text,
+            reasoning=state.reasoning_text,
+            usage=Usage(
+                input_tokens=input_tokens, output_tokens=output_tokens, reasoning_tokens=thinking_tokens
+            ),
+            latency_ms=state.latency_ms,
+            stop_reason=_STOP_REASONS.get(stop_reason or "", stop_reason),
+            model=model or request.model,
+            retries=state.retries,
+        )
+
+    def _map_error(self, exc: anthropic.APIError, state: CallState, *, streaming: bool) -> LLMError:
+        common: dict[str, Any] = {"partial": state.content_text, "retries": state.retries}
+        if self._closed:
+            return llm_error(
+                self.provider, "the client was closed during the call", kind="cancelled", **common
+            )
+        if isinstance(exc, anthropic.APITimeoutError):
+            return llm_error(self.provider, "timed out waiting for the server", kind="timeout", **common)
+        if isinstance(exc, anthropic.APIConnectionError):
+            if streaming:
+                return llm_error(
+                    self.provider, "the connection broke in the middle of the answer", kind="stream", **common
+                )
+            return llm_error(
+                self.provider,
+                f"could not reach {self.base_url}",
+                kind="connection",
+                detail=str(exc),
+                **common,
+            )
+        if isinstance(exc, anthropic.APIStatusError):
+            status = exc.status_code
+            # An "error" event inside a 200 stream (e.g. overloaded mid-answer) arrives as a status error
+            # carrying the 200 response; it is the server's failure, not the request's.
+            kind = "server" if status < 400 else kind_for_status(status)
+            return llm_error(
+                self.provider, f"HTTP {status}", kind=kind, status=status, detail=exc.message, **common
+            )
+        return llm_error(self.provider, "the call failed", kind="other", detail=exc.message, **common)

@@ -1,0 +1,362 @@
+"""OpenAI, and any OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp), behind :class:`LLMClient`.
+
+Calls go through the official ``openai`` SDK's ``AsyncOpenAI.chat.completions.create(stream=True)``:
+the Chat Completions wire format is the one every compatible local server speaks. Reasoning arrives
+as ``reasoning_content`` (DeepSeek, vLLM, llama.cpp) or ``reasoning`` (Ollama, OpenRouter, newer vLLM)
+delta fields and becomes ``Delta("reasoning")``; the answer becomes ``Delta("content")``.
+
+Transport retries are the SDK's own (``max_retries``, ``Retry-After`` honoured) and each one is
+reported through ``on_retry``. SDK types never leave this module: failures are :class:`LLMError`.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import openai
+
+from engine.llm._calls import (
+    CallbackFailed,
+    CallState,
+    RetryReportingMixin,
+    current_call,
+    kind_for_status,
+    llm_error,
+)
+from engine.llm.base import Completion, Delta, LLMError, Message, Request, RetryNotice, Usage
+from engine.llm.keys import register_secret, resolve_key
+
+__all__ = ["OpenAIClient", "is_reasoning_model"]
+
+#: Sent as the key to local servers that need none (the SDK insists on some key).
+NO_KEY = "no-key"
+
+_STOP_REASONS = {
+    "stop": "stop",
+    "length": "length",
+    "content_filter": "content_filter",
+    "tool_calls": "tool_use",
+}
+
+
+class AsyncOpenAI(RetryReportingMixin, openai.AsyncOpenAI):
+    """The SDK client with its retries reported (see :class:`RetryReportingMixin`).
+
+    Named like the SDK class on purpose: the SDK derives its User-Agent header from the class name.
+    """
+
+
+def is_reasoning_model(model: str) -> bool:
+    """Whether an OpenAI model takes ``reasoning_effort`` and refuses a custom temperature.
+
+    The o-series (o1, o3, o4-mini, ...) and the gpt-5 family do; gpt-4o/gpt-4.1 do not.
+    """
+    name = model.rsplit("/", 1)[-1].lower()
+    return name.startswith("gpt-5") or (len(name) > 1 and name[0] == "o" and name[1].isdigit())
+
+
+class OpenAIClient:
+    """A model behind the OpenAI API or an OpenAI-compatible server.
+
+    Args:
+        api_key: The key; when None it is resolved by :func:`engine.llm.keys.resolve_key` (for
+            ``provider="openai"``: ``OPENAI_API_KEY``, then the key store; a local server never gets
+            ``OPENAI_API_KEY`` and is sent a placeholder when it has no key).
+        base_url: The server, e.g. ``http://localhost:11434/v1``. None for OpenAI itself (the SDK then
+            honours ``OPENAI_BASE_URL``). Required when ``provider="local"``.
+        provider: ``"openai"`` or ``"local"``.
+        timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
+            ``timeout_s`` can only shorten it. The SDK's default (10 minutes) is far too long for a UI.
+        connect_timeout_s: Longest wait to connect.
+        max_retries: Transport retries by the SDK (429, 408, 409, 5xx, connection errors, timeouts).
+        max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own, which honours
+            ``Retry-After`` up to 2 minutes). A UI may prefer to fail fast and say so.
+
+    Raises:
+        LLMError: kind ``auth`` when no key can be found for OpenAI; ``bad_request`` for a local
+            provider without a base URL.
+    """
+
+    simulated = False
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        provider: str = "openai",
+        timeout_s: float = 60.0,
+        connect_timeout_s: float = 5.0,
+        max_retries: int = 2,
+        max_retry_wait_s: float | None = None,
+    ) -> None:
+        if provider not in ("openai", "local"):
+            raise ValueError(f"provider must be 'openai' or 'local', not {provider!r}")
+        self.provider = provider
+        self.timeout_s = float(timeout_s)
+        self.connect_timeout_s = float(connect_timeout_s)
+        self.max_retries = int(max_retries)
+        self.max_retry_wait_s = max_retry_wait_s
+        if provider == "local" and not base_url:
+            raise llm_error(provider, "a local server needs a base URL", kind="bad_request")
+        key = resolve_key(provider, api_key)
+        if key is None:
+            if provider == "openai":
+                raise llm_error(
+                    provider,
+                    "no API key; set OPENAI_API_KEY or add a key in PlayTrace's settings",
+                    kind="auth",
+                )
+            key = NO_KEY
+        register_secret(key)
+        self._sdk = AsyncOpenAI(
+            api_key=key,
+            base_url=base_url,
+            timeout=openai.Timeout(self.timeout_s, connect=min(self.connect_timeout_s, self.timeout_s)),
+            max_retries=self.max_retries,
+        )
+        self._closed = False
+
+    @property
+    def base_url(self) -> str:
+        """The server this client talks to (no credentials)."""
+        return str(self._sdk.base_url)
+
+    def __repr__(self) -> str:
+        # Deliberately without the key: reprs end up in logs and crash reports.
+        return f"OpenAIClient(provider={self.provider!r}, base_url={self.base_url!r})"
+
+    __str__ = __repr__
+
+    async def aclose(self) -> None:
+        """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
+        self._closed = True
+        await self._sdk.close()
+
+    async def list_models(self) -> list[str]:
+        """The model ids the server lists (``GET /models``).
+
+        Raises:
+            LLMError: the server could not be asked.
+        """
+        try:
+            page = await self._sdk.models.list()
+            return [m.id async for m in page]
+        except openai.APIError as exc:
+            raise self._map_error(exc, "listing models", CallState(None, None), streaming=False) from None
+
+    # -- one call --------------------------------------------------------------------------------------
+
+    def build_params(self, request: Request) -> dict[str, Any]:
+        """The keyword arguments for ``chat.completions.create`` for ``request`` (no credentials)."""
+        params: dict[str, Any] = {
+            "model": request.model,
+            "messages": [_wire_message(m) for m in request.messages],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        reasoning = self.provider == "openai" and is_reasoning_model(request.model)
+        if self.provider == "openai":
+            # OpenAI deprecated max_tokens and reasoning models reject it; compatible servers vary, and
+            # all of them understand max_tokens.
+            params["max_completion_tokens"] = request.max_tokens
+        else:
+            params["max_tokens"] = request.max_tokens
+        if request.temperature is not None and not reasoning:
+            # Reasoning models refuse any temperature but the default; it is dropped rather than failing.
+            params["temperature"] = request.temperature
+        if request.effort and (reasoning or self.provider == "local"):
+            params["reasoning_effort"] = request.effort
+        return params
+
+    async def complete(
+        self,
+        request: Request,
+        *,
+        on_delta: Callable[[Delta], None] | None = None,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> Completion:
+        """Stream one chat completion; see :class:`~engine.llm.base.LLMClient`.
+
+        Raises:
+            LLMError: the call failed for good (``partial`` holds any answer text already streamed).
+            asyncio.CancelledError: the awaiting task was cancelled; the HTTP request is closed.
+        """
+        params = self.build_params(request)
+        timeout_s = min(self.timeout_s, request.timeout_s)
+        timeout = openai.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
+        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
+        token = current_call.set(state)
+        streaming = False
+        try:
+            stream = await self._sdk.chat.completions.create(**params, timeout=timeout)
+            streaming = True
+            try:
+                return await self._consume(stream, request, state)
+            finally:
+                # Also on cancellation: closing the response tells the server to stop generating.
+                with contextlib.suppress(Exception):
+                    await stream.close()
+        except CallbackFailed as exc:
+            raise exc.original from None
+        except openai.APIError as exc:
+            raise self._map_error(exc, "the call failed", state, streaming=streaming) from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            if not streaming:
+                raise  # a programming error before anything was sent, not a bad answer
+            # Not JSON, or JSON that is not a chat completion chunk: a garbage body.
+            raise llm_error(
+                self.provider,
+                "the server sent a malformed stream",
+                kind="stream",
+                detail=f"{type(exc).__name__}: {exc}",
+                partial=state.content_text,
+                retries=state.retries,
+            ) from None
+        finally:
+            current_call.reset(token)
+
+    async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
+        content_type = stream.response.headers.get("content-type", "")
+        if content_type.startswith("application/json"):
+            # Some compatible servers ignore stream=True and answer with one JSON document.
+            return await self._from_json(stream, request, state)
+        finish: str | None = None
+        usage = Usage()
+        model = ""
+        async for chunk in stream:
+            model = getattr(chunk, "model", None) or model
+            for choice in getattr(chunk, "choices", None) or []:
+                if getattr(choice, "index", 0) != 0:
+                    continue
+                delta = choice.delta
+                if delta is not None:
+                    reasoning = _reasoning_text(delta)
+                    if reasoning:
+                        state.emit("reasoning", reasoning)
+                    if delta.content:
+                        state.emit("content", delta.content)
+                    if getattr(delta, "refusal", None):
+                        state.emit("content", delta.refusal)
+                if choice.finish_reason:
+                    finish = choice.finish_reason
+            if getattr(chunk, "usage", None) is not None:
+                usage = _usage(chunk.usage)
+        if finish is None:
+            # The body ended cleanly but the model never finished: a proxy or server cut the stream.
+            raise llm_error(
+                self.provider,
+                "the stream ended before the answer was finished",
+                kind="stream",
+                partial=state.content_text,
+                retries=state.retries,
+            )
+        return Completion(
+            content=state.content_text,
+            reasoning=state.reasoning_text,
+            usage=usage,
+            latency_ms=state.latency_ms,
+            stop_reason=_STOP_REASONS.get(finish, finish),
+            model=model or request.model,
+            retries=state.retries,
+        )
+
+    async def _from_json(self, stream: Any, request: Request, state: CallState) -> Completion:
+        data = json.loads(await stream.response.aread())
+        choice = data["choices"][0]
+        message = choice.get("message") or {}
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        if isinstance(reasoning, str):
+            state.emit("reasoning", reasoning)
+        state.emit("content", message.get("content") or "")
+        raw_usage = data.get("usage") or {}
+        details = raw_usage.get("completion_tokens_details") or {}
+        finish = choice.get("finish_reason") or "stop"
+        return Completion(
+            content=state.content_text,
+            reasoning=state.reasoning_text,
+            usage=Usage(
+                input_tokens=int(raw_usage.get("prompt_tokens") or 0),
+                output_tokens=int(raw_usage.get("completion_tokens") or 0),
+                reasoning_tokens=int(details.get("reasoning_tokens") or 0),
+            ),
+            latency_ms=state.latency_ms,
+            stop_reason=_STOP_REASONS.get(finish, finish),
+            model=data.get("model") or request.model,
+            retries=state.retries,
+        )
+
+    def _map_error(self, exc: openai.APIError, what: str, state: CallState, *, streaming: bool) -> LLMError:
+        partial = state.content_text
+        common: dict[str, Any] = {"partial": partial, "retries": state.retries}
+        if self._closed:
+            return llm_error(
+                self.provider, "the client was closed during the call", kind="cancelled", **common
+            )
+        if isinstance(exc, openai.APITimeoutError):
+            return llm_error(self.provider, "timed out waiting for the server", kind="timeout", **common)
+        if isinstance(exc, openai.APIConnectionError):
+            if streaming:
+                return llm_error(
+                    self.provider, "the connection broke in the middle of the answer", kind="stream", **common
+                )
+            return llm_error(
+                self.provider,
+                f"could not reach {self.base_url}",
+                kind="connection",
+                detail=str(exc),
+                **common,
+            )
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            kind = kind_for_status(status)
+            return llm_error(
+                self.provider, f"HTTP {status}", kind=kind, status=status, detail=exc.message, **common
+            )
+        # An error object inside the stream, or a response the SDK could not validate.
+        return llm_error(
+            self.provider,
+            what if not streaming else "the server reported an error mid-stream",
+            kind="server" if streaming else "other",
+            detail=exc.message,
+            **common,
+        )
+
+
+def _wire_message(message: Message) -> dict[str, Any]:
+    if not message.images:
+        return {"role": message.role, "content": message.text}
+    if message.role != "user":
+        # The Chat Completions API only takes images from the user; dropping them silently would break
+        # "what the human sees is what the model gets".
+        raise LLMError("images can only be sent in user messages", kind="bad_request")
+    parts: list[dict[str, Any]] = []
+    if message.text:
+        parts.append({"type": "text", "text": message.text})
+    for image in message.images:
+        url = "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")
+        parts.append({"type": "image_url", "image_url": {"url": url, "detail": image.detail}})
+    return {"role": "user", "content": parts}
+
+
+def _reasoning_text(delta: Any) -> str:
+    # Extra fields survive on the SDK's models (they allow extras); only plain strings are reasoning.
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(delta, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _usage(raw: Any) -> Usage:
+    details = getattr(raw, "completion_tokens_details", None)
+    return Usage(
+        input_tokens=int(getattr(raw, "prompt_tokens", 0) or 0),
+        output_tokens=int(getattr(raw, "completion_tokens", 0) or 0),
+        reasoning_tokens=int(getattr(details, "reasoning_tokens", 0) or 0) if details is not None else 0,
+    )
+
