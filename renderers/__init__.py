@@ -10,7 +10,6 @@ when none is running (``render`` and ``png`` call it for you).
 """
 
 from renderers.base import THEME, Renderer, Theme, encode_png, ensure_gui_app
-from renderers.pyside_fix import protect_none_refcount
 from renderers.registry import RendererNotFoundError, get, has, list_renderers, register
 
 __all__ = [
@@ -23,6 +22,5 @@ __all__ = [
     "get",
     "has",
     "list_renderers",
-    "protect_none_refcount",
     "register",
 ]

@@ -29,10 +29,6 @@ from PySide6.QtGui import (
 )
 
 import assets
-from renderers.pyside_fix import protect_none_refcount
-
-# Before any drawing: see renderers/pyside_fix.py (PySide6 6.12.0 loses references to None on 3.11).
-protect_none_refcount()
 
 __all__ = [
     "FONT_FAMILY_FALLBACK",

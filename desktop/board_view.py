@@ -1,0 +1,286 @@
+"""The game board widget: paints the game's renderer output and turns keys and clicks into actions.
+
+The same renderer draws the screen and the image a vision model receives, so what the person sees is
+what the model gets. The board only *requests* actions (``sig_action_requested``); the controller
+decides whether a human is to move and submits the action to the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from desktop import theme
+from engine.core import Game, State
+
+# Qt keys that have a neutral name in the engine's key maps (letters and digits come from the text).
+_NAMED_KEYS: dict[int, str] = {
+    Qt.Key.Key_Up: "up",
+    Qt.Key.Key_Down: "down",
+    Qt.Key.Key_Left: "left",
+    Qt.Key.Key_Right: "right",
+    Qt.Key.Key_Space: "space",
+    Qt.Key.Key_Return: "enter",
+    Qt.Key.Key_Enter: "enter",
+    Qt.Key.Key_Backspace: "backspace",
+}
+
+_MARGIN = 10
+
+
+def key_name(event: QKeyEvent) -> str | None:
+    """The neutral key name of a key event (``"up"``, ``"w"``, ``"5"``), or ``None``."""
+    named = _NAMED_KEYS.get(event.key())
+    if named is not None:
+        return named
+    text = event.text()
+    if len(text) == 1 and text.isprintable() and not text.isspace():
+        return text.lower()
+    return None
+
+
+class BoardView(QWidget):
+    """Shows one state of a game and, when a person is to move, turns input into action requests.
+
+    Signals:
+        sig_action_requested(str): a canonical action the person chose (key or click).
+    """
+
+    sig_action_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setAccessibleName("Game board")
+        self._game: Game | None = None
+        self._renderer: Any = None
+        self._state: State | None = None
+        self._interactive = False
+        self._legal: tuple[str, ...] = ()
+        self._highlight: tuple[str, ...] = ()
+        self._hover: str | None = None
+        self._caption = ""
+        self._image: QImage | None = None
+        self._image_key: tuple[Any, ...] | None = None
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+    # -- content --------------------------------------------------------------------------------
+
+    def set_game(self, game: Game | None) -> None:
+        """Switch to ``game`` (``None`` clears the board); looks up its renderer."""
+        self._game = game
+        self._renderer = None
+        if game is not None:
+            try:
+                import renderers
+
+                self._renderer = renderers.get(game.id)
+            except Exception:  # no renderer for this game yet: fall back to the text view
+                self._renderer = None
+        self._state = None
+        self._invalidate()
+        self.updateGeometry()
+
+    def set_state(
+        self,
+        state: State | None,
+        *,
+        interactive: bool = False,
+        legal: Sequence[str] = (),
+        highlight: Sequence[str] = (),
+        caption: str = "",
+    ) -> None:
+        """Show ``state``; when ``interactive``, keys and clicks on ``legal`` actions are requested."""
+        self._state = state
+        self._interactive = interactive
+        self._legal = tuple(legal) if interactive else ()
+        self._highlight = tuple(highlight)
+        self._caption = caption
+        if self._hover not in self._legal:
+            self._hover = None
+        self.setCursor(Qt.CursorShape.PointingHandCursor if interactive else Qt.CursorShape.ArrowCursor)
+        self._invalidate()
+
+    @property
+    def state(self) -> State | None:
+        return self._state
+
+    @property
+    def interactive(self) -> bool:
+        return self._interactive
+
+    @property
+    def hover_action(self) -> str | None:
+        return self._hover
+
+    # -- geometry -------------------------------------------------------------------------------
+
+    def _aspect(self) -> float:
+        aspect = getattr(self._renderer, "aspect", 1.0) if self._renderer is not None else 1.0
+        try:
+            return float(aspect) if aspect else 1.0
+        except (TypeError, ValueError):
+            return 1.0
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return QSize(460, round(460 / self._aspect()))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(220, round(220 / self._aspect()))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return max(1, round(width / self._aspect()))
+
+    def board_rect(self) -> QRect:
+        """Where the board image is drawn inside the widget (centred, aspect kept)."""
+        avail = self.rect().adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN - self._caption_height())
+        aspect = self._aspect()
+        w = min(avail.width(), round(avail.height() * aspect))
+        h = round(w / aspect)
+        w, h = max(w, 1), max(h, 1)
+        x = avail.x() + (avail.width() - w) // 2
+        y = avail.y() + (avail.height() - h) // 2
+        return QRect(x, y, w, h)
+
+    def _caption_height(self) -> int:
+        return 24 if self._caption else 0
+
+    # -- painting -------------------------------------------------------------------------------
+
+    def _invalidate(self) -> None:
+        self._image_key = None
+        self.update()
+
+    def _board_image(self, rect: QRect) -> QImage | None:
+        if self._state is None or self._renderer is None:
+            return None
+        dpr = self.devicePixelRatioF()
+        highlight = tuple(dict.fromkeys((*self._highlight, *((self._hover,) if self._hover else ()))))
+        key = (id(self._state), rect.width(), rect.height(), dpr, highlight)
+        if key != self._image_key or self._image is None:
+            w, h = max(1, round(rect.width() * dpr)), max(1, round(rect.height() * dpr))
+            try:
+                image = self._renderer.render(self._state, w, h, highlight=highlight)
+            except Exception:  # a renderer bug must never take the window down: show the text view
+                return None
+            image.setDevicePixelRatio(dpr)
+            self._image, self._image_key = image, key
+        return self._image
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(self.rect(), QColor(theme.PANEL))
+        rect = self.board_rect()
+        image = self._board_image(rect)
+        if image is not None:
+            painter.drawImage(rect, image)
+        elif self._state is not None:
+            painter.setPen(QColor(theme.TEXT))
+            font = QFont(self._mono)
+            font.setPointSize(14)
+            painter.setFont(font)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self._state.text())
+        else:
+            painter.setPen(QColor(theme.MUTED))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No game open")
+        if self._caption:
+            painter.setPen(QColor(theme.MUTED))
+            cap = QRect(0, self.height() - _MARGIN - self._caption_height(), self.width(), self._caption_height())
+            painter.drawText(cap, Qt.AlignmentFlag.AlignCenter, self._caption)
+        if self.hasFocus():
+            # A visible focus ring tells the person that game keys go to the board.
+            pen = QPen(QColor(theme.ACCENT), 2.5 if self._interactive else 1.5)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(2, 2, -2, -2), 8, 8)
+        painter.end()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        self._invalidate()
+        super().resizeEvent(event)
+
+    def focusInEvent(self, event: Any) -> None:  # noqa: N802
+        self.update()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: Any) -> None:  # noqa: N802
+        self.update()
+        super().focusOutEvent(event)
+
+    # -- input ----------------------------------------------------------------------------------
+
+    def action_at(self, pos: QPointF) -> str | None:
+        """The action under a widget position (through the renderer's hit test), if any."""
+        if self._state is None or self._renderer is None:
+            return None
+        rect = self.board_rect()
+        if not QRectF(rect).contains(pos):
+            return None
+        try:
+            return self._renderer.hit_test(
+                self._state, rect.width(), rect.height(), pos.x() - rect.x(), pos.y() - rect.y()
+            )
+        except Exception:
+            return None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        name = key_name(event)
+        action = None
+        if self._game is not None and name is not None and not event.modifiers() & (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        ):
+            action = self._game.keymap.get(name)
+        if action is None:
+            # Not a game key: let the window use it (timeline scrubbing, shortcuts).
+            event.ignore()
+            return
+        event.accept()
+        # Turn-based games ignore auto-repeat so holding a key never plays several moves.
+        if event.isAutoRepeat() or not self._interactive:
+            return
+        if action in self._legal:
+            self.sig_action_requested.emit(action)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
+            return
+        action = self.action_at(event.position())
+        if action is not None and action in self._legal:
+            self.sig_action_requested.emit(action)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if not self._interactive:
+            return
+        action = self.action_at(event.position())
+        hover = action if action in self._legal else None
+        if hover != self._hover:
+            self._hover = hover
+            self.update()
+
+    def leaveEvent(self, event: Any) -> None:  # noqa: N802
+        if self._hover is not None:
+            self._hover = None
+            self.update()
+        super().leaveEvent(event)

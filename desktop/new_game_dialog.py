@@ -1,0 +1,335 @@
+"""The New game dialog: game, seed, and who sits in each seat (with the model harness options).
+
+It is opened with ``open()`` (never ``exec()`` inside a coroutine: qasync cannot nest a task in a
+modal loop) and reports the choice through ``sig_start_requested(GameSetup)``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from desktop.controller import GameSetup, SeatSetup
+from engine.players import bots_for
+
+SIM = "sim"
+MODEL = "model…"
+PROVIDERS: tuple[tuple[str, str], ...] = (
+    ("OpenAI", "openai"),
+    ("Anthropic", "anthropic"),
+    ("Local server (OpenAI-compatible)", "local"),
+)
+DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5", "local": "llama3.1"}
+
+
+def prompt_variants(game_id: str) -> list[str]:
+    """Prompt template variants shipped for a game (``default`` first)."""
+    import assets
+
+    try:
+        names = sorted(p.stem for p in assets.path("prompts", game_id).glob("*.md"))
+    except (OSError, ValueError):
+        names = []
+    return ["default", *[n for n in names if n != "default"]]
+
+
+class SeatEditor(QGroupBox):
+    """One seat: the player choice, and for model players the provider and harness options."""
+
+    def __init__(self, game_id: str, seat: int, seat_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(f"Seat {seat + 1} — {seat_name}", parent)
+        self.game_id = game_id
+        self.seat = seat
+        self.player = QComboBox()
+        self.player.addItem("Human (you)", "human")
+        for bot in bots_for(game_id):
+            self.player.addItem(f"Bot: {bot}", bot)
+        self.player.addItem("sim (simulated model, offline)", SIM)
+        self.player.addItem("Model… (OpenAI, Anthropic, local server)", MODEL)
+        self.player.setToolTip("Who plays this seat")
+
+        self.provider = QComboBox()
+        for title, key in PROVIDERS:
+            self.provider.addItem(title, key)
+        self.model_name = QLineEdit(DEFAULT_MODELS["openai"])
+        self.model_name.setPlaceholderText("model name, e.g. gpt-4.1-mini")
+        self.base_url = QLineEdit("http://localhost:11434/v1")
+        self.base_url.setPlaceholderText("http://host:port/v1")
+
+        self.perception = QComboBox()
+        for mode in ("text", "image", "both"):
+            self.perception.addItem(mode, mode)
+        self.memory = QSpinBox()
+        self.memory.setRange(0, 100)
+        self.memory.setValue(10)
+        self.memory.setSpecialValueText("off")
+        self.memory.setSuffix(" steps")
+        self.reflection = QCheckBox("Reflect on the last step before deciding")
+        self.reflection.setChecked(True)
+        self.thinking = QCheckBox("Extended thinking")
+        self.budget = QSpinBox()
+        self.budget.setRange(1024, 64000)
+        self.budget.setSingleStep(1024)
+        self.budget.setValue(4096)
+        self.budget.setSuffix(" tokens")
+        self.budget.setEnabled(False)
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(-0.1, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(1)
+        self.temperature.setValue(-0.1)
+        self.temperature.setSpecialValueText("provider default")
+        self.variant = QComboBox()
+        self.variant.setEditable(False)
+        for name in prompt_variants(game_id):
+            self.variant.addItem(name, name)
+        self.retries = QSpinBox()
+        self.retries.setRange(0, 10)
+        self.retries.setValue(3)
+        self.fallback = QComboBox()
+        for fb in ("random", "noop", "forfeit"):
+            self.fallback.addItem(fb, fb)
+
+        top = QFormLayout()
+        top.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        top.addRow("Player", self.player)
+        self.model_box = QWidget()
+        model_form = QFormLayout(self.model_box)
+        model_form.setContentsMargins(0, 0, 0, 0)
+        model_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        model_form.addRow("Provider", self.provider)
+        model_form.addRow("Model", self.model_name)
+        self.base_url_label = QLabel("Base URL")
+        model_form.addRow(self.base_url_label, self.base_url)
+
+        self.harness_box = QWidget()
+        harness = QFormLayout(self.harness_box)
+        harness.setContentsMargins(0, 0, 0, 0)
+        harness.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        harness.addRow("Perception", self.perception)
+        harness.addRow("Memory", self.memory)
+        harness.addRow("", self.reflection)
+        think_row = QHBoxLayout()
+        think_row.addWidget(self.thinking)
+        think_row.addWidget(self.budget)
+        think_row.addStretch(1)
+        harness.addRow("Thinking", think_row)
+        harness.addRow("Temperature", self.temperature)
+        harness.addRow("Prompt", self.variant)
+        invalid_row = QHBoxLayout()
+        invalid_row.addWidget(QLabel("retries"))
+        invalid_row.addWidget(self.retries)
+        invalid_row.addSpacing(8)
+        invalid_row.addWidget(QLabel("then"))
+        invalid_row.addWidget(self.fallback)
+        invalid_row.addStretch(1)
+        harness.addRow("Invalid answer", invalid_row)
+
+        layout = QVBoxLayout(self)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addWidget(self.model_box)
+        layout.addWidget(self.harness_box)
+
+        self.player.currentIndexChanged.connect(self._sync)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.thinking.toggled.connect(self.budget.setEnabled)
+        self._sync()
+
+    def _provider_changed(self) -> None:
+        key = self.provider.currentData()
+        if self.model_name.text().strip() in DEFAULT_MODELS.values() or not self.model_name.text().strip():
+            self.model_name.setText(DEFAULT_MODELS.get(key, ""))
+        self._sync()
+
+    def _sync(self) -> None:
+        choice = self.player.currentData()
+        self.model_box.setVisible(choice == MODEL)
+        self.harness_box.setVisible(choice in (SIM, MODEL))
+        local = self.provider.currentData() == "local"
+        self.base_url.setVisible(local)
+        self.base_url_label.setVisible(local)
+
+    def set_choice(self, spec: str, options: dict[str, Any] | None = None) -> None:
+        """Preselect a player spec (``human``, a bot, ``sim``, ``openai:MODEL``...)."""
+        options = options or {}
+        prefix, _, rest = spec.partition(":")
+        if prefix in ("openai", "anthropic", "local"):
+            self.player.setCurrentIndex(self.player.findData(MODEL))
+            self.provider.setCurrentIndex(self.provider.findData(prefix))
+            if prefix == "local" and "@" in rest:
+                rest, _, url = rest.partition("@")
+                self.base_url.setText(url)
+            self.model_name.setText(rest)
+        else:
+            index = self.player.findData(SIM if prefix == "sim" else spec)
+            if index >= 0:
+                self.player.setCurrentIndex(index)
+        if "perception" in options:
+            self.perception.setCurrentIndex(max(0, self.perception.findData(options["perception"])))
+        if isinstance(options.get("memory"), int):
+            self.memory.setValue(int(options["memory"]))
+        if "reflection" in options:
+            self.reflection.setChecked(bool(options["reflection"]))
+        if "thinking" in options:
+            self.thinking.setChecked(bool(options["thinking"]))
+        if isinstance(options.get("thinking_budget"), int):
+            self.budget.setValue(int(options["thinking_budget"]))
+        if isinstance(options.get("temperature"), (int, float)):
+            self.temperature.setValue(float(options["temperature"]))
+        self._sync()
+
+    def spec(self) -> str:
+        choice = self.player.currentData()
+        if choice != MODEL:
+            return str(choice)
+        provider = self.provider.currentData()
+        name = self.model_name.text().strip() or DEFAULT_MODELS[provider]
+        if provider == "local":
+            return f"local:{name}@{self.base_url.text().strip()}"
+        return f"{provider}:{name}"
+
+    def options(self) -> dict[str, Any]:
+        if self.player.currentData() not in (SIM, MODEL):
+            return {}
+        opts: dict[str, Any] = {
+            "perception": self.perception.currentData(),
+            "memory": self.memory.value(),
+            "reflection": self.reflection.isChecked(),
+            "thinking": self.thinking.isChecked(),
+            "prompt_variant": self.variant.currentData() or "default",
+            "invalid_policy": {"retries": self.retries.value(), "fallback": self.fallback.currentData()},
+        }
+        if self.thinking.isChecked():
+            opts["thinking_budget"] = self.budget.value()
+        if self.temperature.value() >= 0:
+            opts["temperature"] = round(self.temperature.value(), 2)
+        return opts
+
+    def setup(self) -> SeatSetup:
+        return SeatSetup(self.spec(), self.options())
+
+
+class NewGameDialog(QDialog):
+    """Choose a game, a seed and the players; emits ``sig_start_requested(GameSetup)`` on Start."""
+
+    sig_start_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, *, previous: GameSetup | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        self.setMinimumSize(620, 560)
+        self.resize(660, 680)
+        self.seat_editors: list[SeatEditor] = []
+
+        self.game = QComboBox()
+        for game_id in engine.list_games():
+            self.game.addItem(engine.spec(game_id).title, game_id)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2_147_483_647)
+        self.seed.setValue(random.randrange(1, 1_000_000))
+        reroll = QPushButton("New seed")
+        reroll.clicked.connect(lambda: self.seed.setValue(random.randrange(1, 1_000_000)))
+        self.max_steps = QSpinBox()
+        self.max_steps.setRange(0, 100_000)
+        self.max_steps.setSpecialValueText("no limit")
+        self.max_steps.setValue(0)
+        self.paused = QCheckBox("Start paused — step the models by hand (Ask, Accept, Override, Re-ask)")
+
+        form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.addRow("Game", self.game)
+        seed_row = QHBoxLayout()
+        seed_row.addWidget(self.seed, 1)
+        seed_row.addWidget(reroll)
+        form.addRow("Seed", seed_row)
+        form.addRow("Max steps", self.max_steps)
+        form.addRow("", self.paused)
+
+        self.seats_host = QWidget()
+        self.seats_layout = QVBoxLayout(self.seats_host)
+        self.seats_layout.setContentsMargins(0, 0, 4, 0)
+        self.seats_layout.setSpacing(10)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(self.seats_host)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.start_button = self.buttons.addButton("Start", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setObjectName("Primary")
+        self.start_button.setDefault(True)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 12)
+        layout.setSpacing(10)
+        layout.addLayout(form)
+        players_title = QLabel("Players")
+        players_title.setObjectName("HeaderTitle")
+        layout.addWidget(players_title)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.buttons)
+
+        self.game.currentIndexChanged.connect(lambda _i: self._rebuild_seats())
+        if previous is not None:
+            index = self.game.findData(previous.game_id)
+            if index >= 0:
+                self.game.setCurrentIndex(index)
+        self._rebuild_seats(previous)
+
+    def _rebuild_seats(self, previous: GameSetup | None = None) -> None:
+        for editor in self.seat_editors:
+            editor.setParent(None)
+            editor.deleteLater()
+        self.seat_editors = []
+        while self.seats_layout.count():
+            self.seats_layout.takeAt(0)
+        game_id = self.game.currentData()
+        game = engine.make(game_id)
+        for seat, info in enumerate(game.seats):
+            editor = SeatEditor(game_id, seat, info.name)
+            if previous is not None and previous.game_id == game_id and seat < len(previous.seats):
+                editor.set_choice(previous.seats[seat].spec, previous.seats[seat].options)
+            elif game.num_seats == 1:
+                editor.set_choice("human")
+            else:
+                editor.set_choice("human" if seat == 0 else bots_for(game_id)[-1])
+            self.seats_layout.addWidget(editor)
+            self.seat_editors.append(editor)
+        self.seats_layout.addStretch(1)
+
+    def setup(self) -> GameSetup:
+        """The game described by the dialog's current values."""
+        return GameSetup(
+            game_id=str(self.game.currentData()),
+            seats=[e.setup() for e in self.seat_editors],
+            seed=self.seed.value(),
+            max_steps=self.max_steps.value() or None,
+            paused=self.paused.isChecked(),
+        )
+
+    def accept(self) -> None:
+        self.sig_start_requested.emit(self.setup())
+        super().accept()

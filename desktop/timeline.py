@@ -1,0 +1,176 @@
+"""The timeline: a scrub slider over every step, the step label, transport buttons and the mode pill.
+
+The timeline holds no game logic: it shows ``position`` of ``count`` steps and emits what the person
+asked for; the controller decides what scrubbing, Step, Run and Pause mean.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QWidget,
+)
+
+from desktop import theme
+
+#: Speed choices: label -> seconds between automatic steps.
+SPEEDS: tuple[tuple[str, float], ...] = (
+    ("0.25×", 2.0),
+    ("0.5×", 1.0),
+    ("1×", 0.5),
+    ("2×", 0.25),
+    ("4×", 0.1),
+    ("Max", 0.0),
+)
+DEFAULT_SPEED = 2
+
+
+class Timeline(QFrame):
+    """Scrub slider + "Step k / N" + Step / Run / Pause + speed + Live/Replay indicator.
+
+    Signals:
+        sig_scrubbed(int): the person moved to step ``k`` (0 = the initial state).
+        sig_step_requested(): play one step.
+        sig_run_requested(): play automatically.
+        sig_pause_requested(): stop after the current step.
+        sig_speed_changed(float): new delay between automatic steps, in seconds.
+        sig_live_requested(): jump back to the live head of the game.
+    """
+
+    sig_scrubbed = Signal(int)
+    sig_step_requested = Signal()
+    sig_run_requested = Signal()
+    sig_pause_requested = Signal()
+    sig_speed_changed = Signal(float)
+    sig_live_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Card")
+        self._count = 0
+        self._updating = False
+
+        self.mode_pill = QLabel("Live")
+        self.mode_pill.setObjectName("ModePill")
+        self.mode_pill.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.mode_pill.setMinimumWidth(64)
+
+        self.step_btn = QPushButton("Step")
+        self.step_btn.setToolTip("Play one step (while paused)")
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setObjectName("Primary")
+        self.run_btn.setToolTip("Play automatically (Space)")
+        self.pause_btn = QPushButton("Pause")
+        self.pause_btn.setToolTip("Pause after the current step (Space)")
+        for btn in (self.step_btn, self.run_btn, self.pause_btn):
+            btn.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            btn.setMinimumWidth(64)
+
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 0)
+        self.slider.setPageStep(10)
+        self.slider.setAccessibleName("Timeline")
+        self.slider.setToolTip("Scrub through the steps ([ and ], Home, End)")
+        self.step_label = QLabel("Step 0 / 0")
+        self.step_label.setObjectName("StepLabel")
+        self.step_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+        self.live_btn = QPushButton("Go live")
+        self.live_btn.setToolTip("Follow the game as it is played (End)")
+        self.live_btn.setVisible(False)
+
+        self.speed_label = speed_label = QLabel("Speed")
+        speed_label.setObjectName("Muted")
+        self.speed = QComboBox()
+        for label, delay in SPEEDS:
+            self.speed.addItem(label, delay)
+        self.speed.setCurrentIndex(DEFAULT_SPEED)
+        self.speed.setToolTip("Delay between automatic steps")
+
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        row.setSpacing(8)
+        row.addWidget(self.mode_pill)
+        row.addSpacing(4)
+        row.addWidget(self.step_btn)
+        row.addWidget(self.run_btn)
+        row.addWidget(self.pause_btn)
+        row.addSpacing(10)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.step_label)
+        row.addWidget(self.live_btn)
+        row.addSpacing(10)
+        row.addWidget(speed_label)
+        row.addWidget(self.speed)
+
+        self.slider.valueChanged.connect(self._on_slider)
+        self.step_btn.clicked.connect(self.sig_step_requested)
+        self.run_btn.clicked.connect(self.sig_run_requested)
+        self.pause_btn.clicked.connect(self.sig_pause_requested)
+        self.live_btn.clicked.connect(self.sig_live_requested)
+        self.speed.currentIndexChanged.connect(lambda _i: self.sig_speed_changed.emit(self.delay))
+        self.set_mode("idle")
+
+    # -- state from the controller --------------------------------------------------------------
+
+    @property
+    def delay(self) -> float:
+        return float(self.speed.currentData())
+
+    @property
+    def position(self) -> int:
+        return self.slider.value()
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def set_range(self, count: int, position: int) -> None:
+        """Show ``count`` steps with the handle at ``position`` (without emitting ``sig_scrubbed``)."""
+        self._updating = True
+        try:
+            self._count = max(0, count)
+            self.slider.setRange(0, self._count)
+            self.slider.setValue(max(0, min(position, self._count)))
+        finally:
+            self._updating = False
+        self._update_label()
+
+    def set_mode(self, mode: str, *, following: bool = True) -> None:
+        """``mode`` is ``"live"``, ``"replay"`` or ``"idle"``; ``following`` = showing the live head."""
+        if mode == "live" and following:
+            text, bg, fg = "● Live", "#e6f4ea", theme.SUCCESS
+        elif mode == "live":
+            text, bg, fg = "Reviewing", theme.WARNING_BG, theme.WARNING_FG
+        elif mode == "replay":
+            text, bg, fg = "Replay", "#eef0f4", "#3d4452"
+        else:
+            text, bg, fg = "Idle", "#eef0f4", theme.MUTED
+        self.mode_pill.setText(text)
+        self.mode_pill.setStyleSheet(f"QLabel#ModePill {{ background: {bg}; color: {fg}; }}")
+        self.live_btn.setVisible(mode == "live" and not following)
+        transport = mode == "live"
+        for widget in (self.step_btn, self.run_btn, self.pause_btn, self.speed, self.speed_label):
+            widget.setVisible(transport)
+
+    def set_transport(self, *, running: bool, can_step: bool, finished: bool) -> None:
+        """Enable the transport buttons that make sense now."""
+        self.run_btn.setEnabled(not running and not finished)
+        self.pause_btn.setEnabled(running and not finished)
+        self.step_btn.setEnabled(can_step and not finished)
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _update_label(self) -> None:
+        self.step_label.setText(f"Step {self.slider.value()} / {self._count}")
+
+    def _on_slider(self, value: int) -> None:
+        self._update_label()
+        if not self._updating:
+            self.sig_scrubbed.emit(value)

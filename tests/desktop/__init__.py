@@ -1,0 +1,1 @@
+"""Tests of the PlayTrace desktop app (pytest-qt, offscreen)."""
