@@ -1,0 +1,85 @@
+"""The package layering of ARCHITECTURE.md holds: statically (import-linter) and at run time.
+
+desktop -> renderers | sessions -> engine; engine and sessions never import Qt; renderers draw with
+QtGui only (no widgets); the provider SDKs stay inside engine.llm.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Imports every module of the given packages in a fresh interpreter and reports which modules of the
+# watched prefixes got loaded (directly or through any dependency), and which modules failed to import.
+_PROBE = r"""
+import importlib, json, pkgutil, sys
+packages, watched = sys.argv[1].split(","), tuple(sys.argv[2].split(","))
+failed = {}
+for name in packages:
+    pkg = importlib.import_module(name)
+    for info in pkgutil.walk_packages(pkg.__path__, name + ".", onerror=lambda n: failed.setdefault(n, "walk")):
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:
+            failed[info.name] = f"{type(exc).__name__}: {exc}"
+if "engine" in packages:
+    # Making every game and reading the bot registry imports modules loaded by name at run time.
+    import engine
+    from engine.players import bots_for
+    for game_id in engine.list_games():
+        state = engine.make(game_id).initial_state(seed=0)
+        state.text()
+        bots_for(game_id)
+loaded = sorted(m for m in sys.modules if m.startswith(watched))
+print(json.dumps({"loaded": loaded, "failed": failed}))
+"""
+
+
+def _probe(packages: list[str], watched: list[str]) -> dict[str, object]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, ",".join(packages), ",".join(watched)],
+        capture_output=True, text=True, timeout=120, cwd=REPO, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_linter_contracts_are_kept() -> None:
+    lint_imports = Path(sys.executable).parent / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
+    assert lint_imports.exists(), "import-linter is a test dependency (pip install -e '.[test]')"
+    proc = subprocess.run(
+        [str(lint_imports), "--no-cache"], capture_output=True, text=True, timeout=300, cwd=REPO,
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    match = re.search(r"Contracts: (\d+) kept, (\d+) broken", output)
+    assert match, output
+    assert (int(match[1]), int(match[2])) == (len(declared), 0), output
+    assert len(declared) >= 3  # the layers, Qt-free and SDK contracts are all declared
+
+
+def test_engine_and_sessions_do_not_load_qt_at_run_time() -> None:
+    report = _probe(["engine", "sessions"], ["PySide6", "shiboken6", "qasync", "pyqtgraph"])
+    assert report["failed"] == {}, report["failed"]
+    assert report["loaded"] == [], f"Qt modules loaded by engine/sessions: {report['loaded']}"
+
+
+def test_renderers_do_not_load_widgets_at_run_time() -> None:
+    report = _probe(["renderers"], ["PySide6.QtWidgets", "qasync", "pyqtgraph", "sessions"])
+    assert report["failed"] == {}, report["failed"]
+    assert report["loaded"] == [], f"renderers loaded: {report['loaded']}"
+
+
+def test_probe_detects_qt_when_it_is_loaded() -> None:
+    # The probe itself must be able to see Qt, or the two tests above would pass vacuously.
+    report = _probe(["renderers"], ["PySide6"])
+    assert "PySide6.QtGui" in report["loaded"]
