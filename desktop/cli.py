@@ -204,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--effort", choices=("low", "medium", "high"), default=None)
     harness.add_argument("--temperature", type=float, default=None, metavar="T")
     harness.add_argument("--prompt-variant", default=None, metavar="NAME")
+    harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
+                         help="give up on a model call after S seconds (default 60)")
     harness.add_argument("--retries", type=int, default=None, metavar="K",
                          help="re-asks after an unparsable or illegal answer")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
@@ -304,6 +306,8 @@ class EpisodeStats:
     calls: int = 0
     failed_calls: int = 0
     invalid: dict[int, int] = dataclasses.field(default_factory=dict)
+    #: Moves the harness chose for a model that gave no usable answer (random or no-op fallback).
+    fallbacks: int = 0
     error: str | None = None
     #: Why the episode ended early or what happened on the way (forfeit reason, budget), for the summary.
     notes: list[str] = dataclasses.field(default_factory=list)
@@ -331,6 +335,8 @@ class EpisodeStats:
             self.last_failure = _redact(str(data.get("error", "model call failed")))
         elif event.type in (ev.ACTION_UNPARSABLE, ev.ACTION_ILLEGAL) and event.seat is not None:
             self.invalid[event.seat] = self.invalid.get(event.seat, 0) + 1
+        elif event.type == ev.DECISION and data.get("policy") in ("random", "noop"):
+            self.fallbacks += 1
         elif event.type == ev.DECISION and data.get("forfeit"):
             reason = data.get("fallback_reason") or data.get("reason") or data.get("rationale") or "forfeits"
             self.add_note(f"seat {event.seat}: {reason}")
@@ -383,7 +389,7 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
     for name in ("perception", "memory", "reflection", "thinking", "thinking_budget", "effort",
-                 "temperature", "prompt_variant"):
+                 "temperature", "prompt_variant", "timeout_s"):
         value = getattr(args, name)
         if value is not None:
             opts[name] = value
@@ -497,6 +503,8 @@ _EST_IMAGE_TOKENS = 1000
 _EST_OUTPUT_TOKENS = 300
 _EST_THINKING_TOKENS = 2000
 _EST_STEPS_PER_EPISODE = 100
+#: The reflection call made before each decision (on by default): recent steps in, under 100 words out.
+_EST_REFLECTION_TOKENS = (600, 150)
 
 
 def _print_estimate(plan: BatchPlan) -> None:
@@ -514,11 +522,17 @@ def _print_estimate(plan: BatchPlan) -> None:
     tout = _EST_OUTPUT_TOKENS
     if opts.get("thinking"):
         tout += int(opts.get("thinking_budget") or _EST_THINKING_TOKENS)
-    per_episode = plan.max_steps or _EST_STEPS_PER_EPISODE
-    seats = plan.specs * plan.game.num_seats if len(plan.specs) == 1 else plan.specs
+    if opts.get("reflection", True):
+        tin += _EST_REFLECTION_TOKENS[0]
+        tout += _EST_REFLECTION_TOKENS[1]
+    game = plan.game
+    per_episode = plan.max_steps or game.max_episode_steps or _EST_STEPS_PER_EPISODE
+    # In turn-based games each seat decides at about every num_seats-th step.
+    per_seat = per_episode if game.simultaneous else math.ceil(per_episode / game.num_seats)
+    seats = plan.specs * game.num_seats if len(plan.specs) == 1 else plan.specs
     for spec in dict.fromkeys(paid):
         n_seats = sum(1 for s in seats if s == spec)
-        steps = per_episode * plan.episodes * n_seats
+        steps = per_seat * plan.episodes * n_seats
         try:
             est = pricing.estimate(spec, tin, tout, steps)
         except Exception as exc:  # noqa: BLE001  (an estimate is advice, never a reason to stop)
@@ -528,7 +542,8 @@ def _print_estimate(plan: BatchPlan) -> None:
         if est.cost is None:
             print(f"cost estimate for {spec}: unknown ({est.note or 'no price'})", file=sys.stderr)
         else:
-            limit = "" if plan.max_steps else f" (assuming {per_episode} steps per episode; --max-steps caps it)"
+            limit = "" if plan.max_steps or game.max_episode_steps else (
+                f" (assuming {per_episode} steps per episode; --max-steps caps it)")
             print(f"cost estimate for {spec}: about {_money(est.cost)} for {basis}{limit}", file=sys.stderr)
 
 
@@ -835,6 +850,7 @@ def _batch_json(plan: BatchPlan, outcome: BatchOutcome) -> dict[str, Any]:
                 "error": s.error,
                 "notes": s.notes,
                 "failed_calls": s.failed_calls,
+                "fallback_moves": s.fallbacks,
                 "last_model_error": s.last_failure,
                 "session": str(s.path) if s.path else None,
             }
@@ -862,6 +878,8 @@ def _print_summary(plan: BatchPlan, outcome: BatchOutcome, has_model: bool) -> N
     if has_model:
         table.add_column("cost", justify="right", no_wrap=True)
         table.add_column("invalid", justify="right", no_wrap=True)
+        table.add_column("failed calls", justify="right", no_wrap=True)
+        table.add_column("fallbacks", justify="right", no_wrap=True)
     table.add_column("session", overflow="fold")
     details: list[str] = []
     for s in outcome.stats:
@@ -876,7 +894,7 @@ def _print_summary(plan: BatchPlan, outcome: BatchOutcome, has_model: bool) -> N
         row = [str(s.index), str(s.seed), str(s.steps), " / ".join(_num(x) for x in s.scores) or "-",
                result + (" *" if why else "")]
         if has_model:
-            row += [_money(s.cost_usd), str(sum(s.invalid.values()))]
+            row += [_money(s.cost_usd), str(sum(s.invalid.values())), str(s.failed_calls), str(s.fallbacks)]
         row.append(str(s.path) if s.path else "-")
         table.add_row(*row)
     console.print(table)

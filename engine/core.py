@@ -136,6 +136,8 @@ class Game(abc.ABC):
     simultaneous: ClassVar[bool] = False
     #: Neutral key names (``"up"``, ``"w"``, ``"1"``) to actions, for human play.
     keymap: ClassVar[Mapping[str, Action]] = {}
+    #: The most steps an episode can last when the rules bound it (Tic-tac-toe: 9), else ``None``.
+    max_episode_steps: ClassVar[int | None] = None
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = dict(options)

@@ -250,7 +250,11 @@ class ModelPlayer:
             except LLMError as exc:
                 problem = f"the model call failed ({exc.kind}): {exc}"
                 if exc.kind in _HOPELESS:
-                    break
+                    # A rejected key or request fails the same way every time: playing on with
+                    # fallback moves would pass random play off as the model's.
+                    self._verify(obs, last)
+                    return self._decision(obs, None, "forfeit", attempts, started, spent_before,
+                                          reason=f"{problem}; the player forfeits", forfeit=True)
                 continue
             result = parse_answer(self.game, obs.state, obs.seat, completion.content)
             last = result
@@ -407,6 +411,8 @@ class ModelPlayer:
         data: dict[str, Any] = {"error": str(exc), "kind": exc.kind, "purpose": purpose, "attempt": attempt}
         if exc.status is not None:
             data["status"] = exc.status
+        if exc.partial:
+            data["partial"] = exc.partial  # what a torn stream delivered before it broke
         obs.record(ev.MODEL_CALL_FAILED, data)
 
     def _record_parse(self, obs: Observation, result: ParseResult, attempt: int) -> None:

@@ -209,6 +209,7 @@ class TicTacToe(Game):
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: Keys 1..9 in reading order, like a phone keypad: 1 = (0,0), 9 = (2,2).
     keymap: ClassVar[Mapping[str, Action]] = {str(i + 1): ACTIONS[i] for i in range(9)}
+    max_episode_steps: ClassVar[int | None] = 9
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -244,14 +244,29 @@ def test_a_recovered_call_uses_the_answer_and_the_prompt_is_what_was_sent() -> N
     assert parsed["extracted"] == "left" and parsed["matched"] == "left"
 
 
-def test_hopeless_errors_are_not_retried() -> None:
+def test_hopeless_errors_forfeit_without_retrying() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("bad key", kind="auth", status=401)])
     player = make_model_player("openai:x", game, client=client, reflection=False)
     state = game.initial_state(seed=1)
     obs = Observation(game, state, 0, tuple(state.legal_actions(0)))
     decision = asyncio.run(player.act(obs))
-    assert len(client.requests) == 1 and decision.extra["policy"] == "random"
+    assert len(client.requests) == 1
+    assert decision.forfeit and decision.action is None and decision.extra["policy"] == "forfeit"
+    assert "auth" in decision.extra["fallback_reason"]
+
+
+def test_a_torn_stream_keeps_its_partial_text() -> None:
+    game = engine.make("2048")
+    client = ScriptedClient([LLMError("stream cut", kind="stream", partial="thought: merge left")])
+    player = make_model_player("openai:x", game, client=client, reflection=False,
+                               invalid_policy={"retries": 0, "fallback": "random"})
+    state = game.initial_state(seed=1)
+    recorded: list[Any] = []
+    obs = Observation(game, state, 0, tuple(state.legal_actions(0)), emit=recorded.append)
+    asyncio.run(player.act(obs))
+    failed = [e.data for e in recorded if e.type == ev.MODEL_CALL_FAILED]
+    assert failed and failed[0]["partial"] == "thought: merge left"
 
 
 # -- budget -------------------------------------------------------------------------------------------
