@@ -29,7 +29,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 import engine
-from desktop import theme  # noqa: F401  (pins the bool singletons before any signal is emitted)
 from desktop.episode import Episode, png_renderer, start_episode
 from engine import events as ev
 from engine.core import Game, Seat, State
