@@ -10,6 +10,7 @@ anything but the state, the size and the explicit options.
 from __future__ import annotations
 
 import abc
+import argparse
 import dataclasses
 import functools
 import os
@@ -46,6 +47,7 @@ __all__ = [
     "font",
     "font_family",
     "text_path",
+    "write_sample",
 ]
 
 #: Fraction of the square's side kept free on every side of the board. Grid labels live there; the
@@ -335,3 +337,20 @@ def encode_png(image: QImage) -> bytes:
     if not ok:
         raise RuntimeError("Qt could not encode the image as PNG")
     return bytes(data.data())
+
+
+def write_sample(renderer: Renderer, state: Any, args: argparse.Namespace) -> int:
+    """Write the picture of a renderer module's ``main`` and say where it went.
+
+    Args:
+        renderer: The renderer to draw with.
+        state: The state to draw.
+        args: The parsed command line; ``out``, ``size``, ``highlight`` and ``grid_labels`` are read.
+
+    Returns:
+        The exit status (0).
+    """
+    data = renderer.png(state, args.size, args.size, highlight=args.highlight, grid_labels=args.grid_labels)
+    args.out.write_bytes(data)
+    print(f"wrote {args.out} ({len(data)} bytes)")
+    return 0

@@ -27,6 +27,7 @@ from renderers.base import (
     draw_text_centered,
     font,
     text_path,
+    write_sample,
 )
 
 __all__ = ["BOARD_COLOR", "EMPTY_COLOR", "G2048Renderer", "tile_colors"]
@@ -230,12 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--highlight", nargs="*", default=(), help="directions to draw as arrows")
     args = parser.parse_args(argv)
     state = _showcase_state() if args.showcase else _played_state(args.seed, args.moves)
-    data = G2048Renderer().png(
-        state, args.size, args.size, highlight=args.highlight, grid_labels=args.grid_labels
-    )
-    args.out.write_bytes(data)
-    print(f"wrote {args.out} ({len(data)} bytes)")
-    return 0
+    return write_sample(G2048Renderer(), state, args)
 
 
 if __name__ == "__main__":

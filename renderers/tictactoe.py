@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-from renderers.base import THEME, Renderer, board_rect, color, draw_grid_labels
+from renderers.base import THEME, Renderer, board_rect, color, draw_grid_labels, write_sample
 
 __all__ = ["TicTacToeRenderer", "parse_cell"]
 
@@ -202,12 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--highlight", nargs="*", default=(), help='cells to shade, e.g. "(0,1)"')
     args = parser.parse_args(argv)
     state = _played_state(args.moves)
-    data = TicTacToeRenderer().png(
-        state, args.size, args.size, highlight=args.highlight, grid_labels=args.grid_labels
-    )
-    args.out.write_bytes(data)
-    print(f"wrote {args.out} ({len(data)} bytes)")
-    return 0
+    return write_sample(TicTacToeRenderer(), state, args)
 
 
 if __name__ == "__main__":

@@ -34,10 +34,10 @@ from engine.core import (
     JsonDict,
     Seat,
     State,
-    StateFormatError,
     Transition,
     seats_of,
 )
+from engine.games._common import reading_state
 
 Board = tuple[tuple[int, ...], ...]
 
@@ -377,11 +377,7 @@ class Game2048(Game):
         return action
 
     def state_from_json(self, data: JsonDict) -> State2048:
-        try:
-            if not isinstance(data, Mapping):
-                raise TypeError("a 2048 state is a JSON object")
-            if data.get("game", "2048") != "2048":
-                raise ValueError(f"this is a {data.get('game')!r} state, not 2048")
+        with reading_state(data, "2048", "2048"):
             rows = data["board"]
             if not isinstance(rows, list) or len(rows) != self.size:
                 raise ValueError(f"board must have {self.size} rows")
@@ -412,9 +408,6 @@ class Game2048(Game):
                 ):
                     raise ValueError("spawned must be a [row, col] cell or null")
                 spawned = (spawned_raw[0], spawned_raw[1])
-        except (KeyError, TypeError, ValueError) as exc:
-            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise StateFormatError(f"not a 2048 state: {detail}") from None
         return State2048(
             board=tuple(board),
             merged_sum=merged_sum,

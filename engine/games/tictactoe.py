@@ -22,9 +22,9 @@ from engine.core import (
     JsonDict,
     Seat,
     State,
-    StateFormatError,
     seats_of,
 )
+from engine.games._common import reading_state
 
 MARKS: tuple[str, str] = ("X", "O")
 #: Every line of three cells (row-major indices): rows, columns, then the two diagonals.
@@ -260,11 +260,7 @@ class TicTacToe(Game):
         return action
 
     def state_from_json(self, data: JsonDict) -> TicTacToeState:
-        try:
-            if not isinstance(data, Mapping):
-                raise TypeError("a tic-tac-toe state is a JSON object")
-            if data.get("game", "tictactoe") != "tictactoe":
-                raise ValueError(f"this is a {data.get('game')!r} state, not tic-tac-toe")
+        with reading_state(data, "tictactoe", "tic-tac-toe"):
             cells = data["cells"]
             if not isinstance(cells, list) or len(cells) != 9 or any(v not in ("", "X", "O") for v in cells):
                 raise ValueError('cells must be 9 entries of "X", "O" or ""')
@@ -274,9 +270,6 @@ class TicTacToe(Game):
             last_action = data.get("last_action")
             if last_action is not None and (last_action not in ACTIONS or not cells[ACTIONS.index(last_action)]):
                 raise ValueError(f"last_action {last_action!r} is not an occupied cell")
-        except (KeyError, TypeError, ValueError) as exc:
-            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise StateFormatError(f"not a tic-tac-toe state: {detail}") from None
         return TicTacToeState(cells=tuple(cells), last_action=last_action)
 
 

@@ -1,28 +1,33 @@
-"""Plumbing shared by the SDK-backed providers: per-call state, visible retries, error wording.
+"""Plumbing shared by the SDK-backed providers: the call skeleton, per-call state, visible retries,
+error wording.
 
-Nothing here imports a provider SDK. The SDK clients are subclassed in their own modules with
-:class:`RetryReportingMixin`, which overrides the SDKs' retry-sleep hook so every transport retry the
-SDK performs (429 with ``Retry-After``, 5xx, dropped connections, timeouts) reaches the current call's
-``on_retry`` before the wait starts. The current call is found through a :class:`contextvars.ContextVar`,
-so concurrent calls on one client (batch runs) each report their own retries.
-"""
+Nothing here imports a provider SDK. :class:`SDKClient` holds what a streamed call does whatever the
+provider; each provider module subclasses it and supplies only what is specific to its SDK. The SDK
+clients are subclassed in their own modules with :class:`RetryReportingMixin`, which overrides the
+SDKs' retry-sleep hook so every transport retry the SDK performs (429 with ``Retry-After``, 5xx,
+dropped connections, timeouts) reaches the current call's ``on_retry`` before the wait starts. The
+current call is found through a :class:`contextvars.ContextVar`, so concurrent calls on one client
+(batch runs) each report their own retries."""
 
 from __future__ import annotations
 
+import abc
 import asyncio
+import contextlib
 import contextvars
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.llm.base import Delta, LLMError, RetryNotice
+from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
 from engine.llm.keys import redact
 
 __all__ = [
     "CallState",
     "CallbackFailed",
     "RetryReportingMixin",
+    "SDKClient",
     "current_call",
     "kind_for_status",
     "llm_error",
@@ -81,6 +86,18 @@ class CallState:
     @property
     def latency_ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000.0
+
+    def completion(self, *, usage: Usage, stop_reason: str | None, model: str) -> Completion:
+        """The finished call: the texts received so far plus what the provider reported."""
+        return Completion(
+            content=self.content_text,
+            reasoning=self.reasoning_text,
+            usage=usage,
+            latency_ms=self.latency_ms,
+            stop_reason=stop_reason,
+            model=model,
+            retries=self.retries,
+        )
 
     def retry(
         self, *, attempt: int, wait_s: float | None, status: int | None, exc: BaseException | None
@@ -187,3 +204,179 @@ def llm_error(
         text += f": {detail}"
     # Error bodies can echo a (masked) key; anything key-shaped is masked again before it reaches logs.
     return LLMError(redact(text), kind=kind, status=status, partial=partial)
+
+
+class SDKClient(abc.ABC):
+    """The part of an SDK-backed :class:`~engine.llm.base.LLMClient` that does not depend on the SDK.
+
+    :meth:`complete` is the same for every provider: build the parameters, register the call for
+    :class:`RetryReportingMixin`, open the stream, read it, close it (also on cancellation) and turn
+    whatever went wrong into an :class:`LLMError` that keeps the answer text already streamed.
+    Subclasses set :attr:`sdk`, :attr:`call_errors` and ``_sdk`` (the SDK client) and implement
+    :meth:`build_params`, :meth:`_open_stream` and :meth:`_consume`; the other hooks have defaults.
+
+    Args:
+        timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
+            ``timeout_s`` can only shorten it.
+        connect_timeout_s: Longest wait to connect.
+        max_retries: Transport retries by the SDK.
+        max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own).
+    """
+
+    #: The provider SDK module (``openai`` or ``anthropic``). Both SDKs are generated from one template,
+    #: so ``Timeout``, ``APITimeoutError``, ``APIConnectionError`` and ``APIStatusError`` have the same
+    #: names and meaning in each; reaching them through this attribute keeps this module SDK-free.
+    sdk: ClassVar[Any]
+    #: The exceptions :meth:`_call_error` turns into an :class:`LLMError`. They are caught before
+    #: ``ValueError``/``TypeError``/``AttributeError``, which mean a malformed stream (or a bug).
+    call_errors: ClassVar[tuple[type[Exception], ...]]
+
+    provider: str
+    simulated = False
+    _sdk: Any
+
+    def __init__(
+        self,
+        *,
+        timeout_s: float,
+        connect_timeout_s: float,
+        max_retries: int,
+        max_retry_wait_s: float | None,
+    ) -> None:
+        self.timeout_s = float(timeout_s)
+        self.connect_timeout_s = float(connect_timeout_s)
+        self.max_retries = int(max_retries)
+        self.max_retry_wait_s = max_retry_wait_s
+        self._closed = False
+
+    @property
+    def base_url(self) -> str:
+        """The server this client talks to (no credentials)."""
+        return str(self._sdk.base_url)
+
+    async def aclose(self) -> None:
+        """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
+        self._closed = True
+        await self._sdk.close()
+
+    def _timeout(self, timeout_s: float) -> Any:
+        """The SDK timeout for a call that may wait ``timeout_s`` (connecting takes at most as long)."""
+        return self.sdk.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
+
+    # -- provider hooks --------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def build_params(self, request: Request) -> dict[str, Any]:
+        """The keyword arguments for the SDK's create call for ``request`` (no credentials)."""
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    async def _open_stream(self, params: dict[str, Any], timeout: Any) -> Any:
+        """Send the request; returns the SDK's stream."""
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
+        """Read ``stream`` to the end, passing every piece to ``state.emit``."""
+        raise NotImplementedError
+
+    def _call_error(self, exc: Exception, state: CallState, *, streaming: bool) -> LLMError:
+        """The :class:`LLMError` for one of :attr:`call_errors` raised during :meth:`complete`."""
+        return self._api_error(exc, "the call failed", state, streaming=streaming)
+
+    def _request_error(self, exc: Exception) -> None:
+        """Look at a ``ValueError``/``TypeError``/``AttributeError`` raised before anything was sent.
+
+        It is re-raised unchanged afterwards (a programming error, not a bad answer) unless this raises
+        a clearer :class:`LLMError` instead.
+        """
+
+    def _status_kind(self, status: int) -> str:
+        """The :class:`LLMError` kind for an ``APIStatusError`` with HTTP ``status``."""
+        return kind_for_status(status)
+
+    def _other_api_error(self, exc: Any, what: str, state: CallState, *, streaming: bool) -> LLMError:
+        """The :class:`LLMError` for an SDK ``APIError`` that is neither a status nor a connection error."""
+        return self._failure(state, what, kind="other", detail=exc.message)
+
+    # -- the call --------------------------------------------------------------------------------------
+
+    async def complete(
+        self,
+        request: Request,
+        *,
+        on_delta: Callable[[Delta], None] | None = None,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> Completion:
+        """Stream one completion; see :class:`~engine.llm.base.LLMClient`.
+
+        Raises:
+            LLMError: the call failed for good (``partial`` holds any answer text already streamed).
+            asyncio.CancelledError: the awaiting task was cancelled; the HTTP request is closed.
+        """
+        params = self.build_params(request)
+        timeout = self._timeout(min(self.timeout_s, request.timeout_s))
+        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
+        token = current_call.set(state)
+        streaming = False
+        try:
+            stream = await self._open_stream(params, timeout)
+            streaming = True
+            try:
+                return await self._consume(stream, request, state)
+            finally:
+                # Also on cancellation: closing the response tells the server to stop generating.
+                with contextlib.suppress(Exception):
+                    await stream.close()
+        except CallbackFailed as exc:
+            raise exc.original from None
+        except self.call_errors as exc:
+            raise self._call_error(exc, state, streaming=streaming) from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            if not streaming:
+                self._request_error(exc)
+                raise  # a programming error before anything was sent, not a bad answer
+            # Not JSON, or JSON that is not a piece of the stream: a garbage body.
+            raise self._failure(
+                state,
+                "the server sent a malformed stream",
+                kind="stream",
+                detail=f"{type(exc).__name__}: {exc}",
+            ) from None
+        finally:
+            current_call.reset(token)
+
+    # -- errors ----------------------------------------------------------------------------------------
+
+    def _failure(
+        self, state: CallState, what: str, *, kind: str, detail: str = "", status: int | None = None
+    ) -> LLMError:
+        """An :class:`LLMError` for the call ``state`` tracks, with its partial answer and retry count."""
+        return llm_error(
+            self.provider,
+            what,
+            kind=kind,
+            detail=detail,
+            status=status,
+            partial=state.content_text,
+            retries=state.retries,
+        )
+
+    def _api_error(self, exc: Any, what: str, state: CallState, *, streaming: bool) -> LLMError:
+        """The :class:`LLMError` for an SDK ``APIError``; ``what`` names the failed operation."""
+        if self._closed:
+            return self._failure(state, "the client was closed during the call", kind="cancelled")
+        if isinstance(exc, self.sdk.APITimeoutError):
+            return self._failure(state, "timed out waiting for the server", kind="timeout")
+        if isinstance(exc, self.sdk.APIConnectionError):
+            if streaming:
+                return self._failure(state, "the connection broke in the middle of the answer", kind="stream")
+            return self._failure(
+                state, f"could not reach {self.base_url}", kind="connection", detail=str(exc)
+            )
+        if isinstance(exc, self.sdk.APIStatusError):
+            status = exc.status_code
+            return self._failure(
+                state, f"HTTP {status}", kind=self._status_kind(status), status=status, detail=exc.message
+            )
+        return self._other_api_error(exc, what, state, streaming=streaming)

@@ -15,22 +15,13 @@ this module: failures are :class:`LLMError`.
 from __future__ import annotations
 
 import base64
-import contextlib
-from collections.abc import Callable
 from typing import Any
 
 import anthropic
 import httpx2
 
-from engine.llm._calls import (
-    CallbackFailed,
-    CallState,
-    RetryReportingMixin,
-    current_call,
-    kind_for_status,
-    llm_error,
-)
-from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm._calls import CallState, RetryReportingMixin, SDKClient, kind_for_status, llm_error
+from engine.llm.base import Completion, LLMError, Request, Usage
 from engine.llm.keys import register_secret, resolve_key
 
 __all__ = ["DEFAULT_THINKING_BUDGET", "MIN_THINKING_BUDGET", "AnthropicClient"]
@@ -70,7 +61,7 @@ class AsyncAnthropic(RetryReportingMixin, anthropic.AsyncAnthropic):
     """
 
 
-class AnthropicClient:
+class AnthropicClient(SDKClient):
     """A Claude model.
 
     Args:
@@ -88,7 +79,10 @@ class AnthropicClient:
     """
 
     provider = "anthropic"
-    simulated = False
+    sdk = anthropic
+    # Besides the SDK's API errors: httpx2's, because the SDK does not wrap transport errors raised
+    # while reading the stream, and AnthropicError for credential problems found before sending.
+    call_errors = (anthropic.APIError, httpx2.HTTPError, anthropic.AnthropicError)
 
     def __init__(
         self,
@@ -100,14 +94,16 @@ class AnthropicClient:
         max_retries: int = 2,
         max_retry_wait_s: float | None = None,
     ) -> None:
-        self.timeout_s = float(timeout_s)
-        self.connect_timeout_s = float(connect_timeout_s)
-        self.max_retries = int(max_retries)
-        self.max_retry_wait_s = max_retry_wait_s
+        super().__init__(
+            timeout_s=timeout_s,
+            connect_timeout_s=connect_timeout_s,
+            max_retries=max_retries,
+            max_retry_wait_s=max_retry_wait_s,
+        )
         key = resolve_key("anthropic", api_key)
         register_secret(key)
         kwargs: dict[str, Any] = {
-            "timeout": anthropic.Timeout(self.timeout_s, connect=min(self.connect_timeout_s, self.timeout_s)),
+            "timeout": self._timeout(self.timeout_s),
             "max_retries": self.max_retries,
             # Sessions are PlayTrace's trace; prompts must not also flow to a tracing backend by accident.
             "open_telemetry": False,
@@ -121,23 +117,12 @@ class AnthropicClient:
         except anthropic.AnthropicError as exc:
             # The SDK's own credential sources (profiles, federation) can fail while it is built.
             raise llm_error(self.provider, "no usable credentials", kind="auth", detail=str(exc)) from None
-        self._closed = False
-
-    @property
-    def base_url(self) -> str:
-        """The server this client talks to (no credentials)."""
-        return str(self._sdk.base_url)
 
     def __repr__(self) -> str:
         # Deliberately without the key: reprs end up in logs and crash reports.
         return f"AnthropicClient(base_url={self.base_url!r})"
 
     __str__ = __repr__
-
-    async def aclose(self) -> None:
-        """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
-        self._closed = True
-        await self._sdk.close()
 
     # -- one call --------------------------------------------------------------------------------------
 
@@ -191,89 +176,8 @@ class AnthropicClient:
         # parameters any more, so Request.temperature does not apply to Anthropic models.
         return params
 
-    async def complete(
-        self,
-        request: Request,
-        *,
-        on_delta: Callable[[Delta], None] | None = None,
-        on_retry: Callable[[RetryNotice], None] | None = None,
-    ) -> Completion:
-        """Stream one message; see :class:`~engine.llm.base.LLMClient`.
-
-        Raises:
-            LLMError: the call failed for good (``partial`` holds any answer text already streamed).
-            asyncio.CancelledError: the awaiting task was cancelled; the HTTP request is closed.
-        """
-        params = self.build_params(request)
-        timeout_s = min(self.timeout_s, request.timeout_s)
-        timeout = anthropic.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
-        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
-        token = current_call.set(state)
-        streaming = False
-        try:
-            stream = await self._sdk.messages.create(**params, timeout=timeout)
-            streaming = True
-            try:
-                return await self._consume(stream, request, state)
-            finally:
-                # Also on cancellation: closing the response tells the server to stop generating.
-                with contextlib.suppress(Exception):
-                    await stream.close()
-        except CallbackFailed as exc:
-            raise exc.original from None
-        except anthropic.APIError as exc:
-            raise self._map_error(exc, state, streaming=streaming) from None
-        except httpx2.TimeoutException:
-            # The SDK does not wrap transport errors raised while reading the stream.
-            raise llm_error(
-                self.provider,
-                "timed out waiting for the rest of the answer",
-                kind="timeout",
-                partial=state.content_text,
-                retries=state.retries,
-            ) from None
-        except httpx2.HTTPError as exc:
-            if self._closed:
-                raise llm_error(
-                    self.provider,
-                    "the client was closed during the call",
-                    kind="cancelled",
-                    partial=state.content_text,
-                    retries=state.retries,
-                ) from None
-            raise llm_error(
-                self.provider,
-                "the connection broke in the middle of the answer",
-                kind="stream",
-                detail=type(exc).__name__,
-                partial=state.content_text,
-                retries=state.retries,
-            ) from None
-        except anthropic.AnthropicError as exc:
-            # Credentials problems and the like, raised before anything is sent.
-            raise llm_error(
-                self.provider, "the call could not be made", kind="auth", detail=str(exc)
-            ) from None
-        except (ValueError, TypeError, AttributeError) as exc:
-            if not streaming:
-                if isinstance(exc, TypeError) and self._sdk.api_key is None and self._sdk.auth_token is None:
-                    # The SDK refuses to build a request without any credentials (a TypeError).
-                    raise llm_error(
-                        self.provider,
-                        "no API key; set ANTHROPIC_API_KEY or add a key in PlayTrace's settings",
-                        kind="auth",
-                    ) from None
-                raise  # a programming error before anything was sent, not a bad answer
-            raise llm_error(
-                self.provider,
-                "the server sent a malformed stream",
-                kind="stream",
-                detail=f"{type(exc).__name__}: {exc}",
-                partial=state.content_text,
-                retries=state.retries,
-            ) from None
-        finally:
-            current_call.reset(token)
+    async def _open_stream(self, params: dict[str, Any], timeout: Any) -> Any:
+        return await self._sdk.messages.create(**params, timeout=timeout)
 
     async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
         input_tokens = output_tokens = thinking_tokens = 0
@@ -323,51 +227,43 @@ class AnthropicClient:
             elif kind == "message_stop":
                 finished = True
         if not finished:
-            raise llm_error(
-                self.provider,
-                "the stream ended before the answer was finished",
-                kind="stream",
-                partial=state.content_text,
-                retries=state.retries,
-            )
-        return Completion(
-            content=state.content_text,
-            reasoning=state.reasoning_text,
+            raise self._failure(state, "the stream ended before the answer was finished", kind="stream")
+        return state.completion(
             usage=Usage(
                 input_tokens=input_tokens, output_tokens=output_tokens, reasoning_tokens=thinking_tokens
             ),
-            latency_ms=state.latency_ms,
             stop_reason=_STOP_REASONS.get(stop_reason or "", stop_reason),
             model=model or request.model,
-            retries=state.retries,
         )
 
-    def _map_error(self, exc: anthropic.APIError, state: CallState, *, streaming: bool) -> LLMError:
-        common: dict[str, Any] = {"partial": state.content_text, "retries": state.retries}
-        if self._closed:
-            return llm_error(
-                self.provider, "the client was closed during the call", kind="cancelled", **common
+    def _call_error(self, exc: Exception, state: CallState, *, streaming: bool) -> LLMError:
+        if isinstance(exc, anthropic.APIError):
+            return super()._call_error(exc, state, streaming=streaming)
+        # httpx2's errors come from reading the stream, which the SDK does not wrap.
+        if isinstance(exc, httpx2.TimeoutException):
+            return self._failure(state, "timed out waiting for the rest of the answer", kind="timeout")
+        if isinstance(exc, httpx2.HTTPError):
+            if self._closed:
+                return self._failure(state, "the client was closed during the call", kind="cancelled")
+            return self._failure(
+                state,
+                "the connection broke in the middle of the answer",
+                kind="stream",
+                detail=type(exc).__name__,
             )
-        if isinstance(exc, anthropic.APITimeoutError):
-            return llm_error(self.provider, "timed out waiting for the server", kind="timeout", **common)
-        if isinstance(exc, anthropic.APIConnectionError):
-            if streaming:
-                return llm_error(
-                    self.provider, "the connection broke in the middle of the answer", kind="stream", **common
-                )
-            return llm_error(
+        # Credentials problems and the like, raised before anything is sent.
+        return llm_error(self.provider, "the call could not be made", kind="auth", detail=str(exc))
+
+    def _request_error(self, exc: Exception) -> None:
+        if isinstance(exc, TypeError) and self._sdk.api_key is None and self._sdk.auth_token is None:
+            # The SDK refuses to build a request without any credentials (a TypeError).
+            raise llm_error(
                 self.provider,
-                f"could not reach {self.base_url}",
-                kind="connection",
-                detail=str(exc),
-                **common,
-            )
-        if isinstance(exc, anthropic.APIStatusError):
-            status = exc.status_code
-            # An "error" event inside a 200 stream (e.g. overloaded mid-answer) arrives as a status error
-            # carrying the 200 response; it is the server's failure, not the request's.
-            kind = "server" if status < 400 else kind_for_status(status)
-            return llm_error(
-                self.provider, f"HTTP {status}", kind=kind, status=status, detail=exc.message, **common
-            )
-        return llm_error(self.provider, "the call failed", kind="other", detail=exc.message, **common)
+                "no API key; set ANTHROPIC_API_KEY or add a key in PlayTrace's settings",
+                kind="auth",
+            ) from None
+
+    def _status_kind(self, status: int) -> str:
+        # An "error" event inside a 200 stream (e.g. overloaded mid-answer) arrives as a status error
+        # carrying the 200 response; it is the server's failure, not the request's.
+        return "server" if status < 400 else kind_for_status(status)

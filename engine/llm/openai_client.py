@@ -12,22 +12,13 @@ reported through ``on_retry``. SDK types never leave this module: failures are :
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
-from collections.abc import Callable
 from typing import Any
 
 import openai
 
-from engine.llm._calls import (
-    CallbackFailed,
-    CallState,
-    RetryReportingMixin,
-    current_call,
-    kind_for_status,
-    llm_error,
-)
-from engine.llm.base import Completion, Delta, LLMError, Message, Request, RetryNotice, Usage
+from engine.llm._calls import CallState, RetryReportingMixin, SDKClient, llm_error
+from engine.llm.base import Completion, LLMError, Message, Request, Usage
 from engine.llm.keys import register_secret, resolve_key
 
 __all__ = ["OpenAIClient", "is_reasoning_model"]
@@ -59,7 +50,7 @@ def is_reasoning_model(model: str) -> bool:
     return name.startswith("gpt-5") or (len(name) > 1 and name[0] == "o" and name[1].isdigit())
 
 
-class OpenAIClient:
+class OpenAIClient(SDKClient):
     """A model behind the OpenAI API or an OpenAI-compatible server.
 
     Args:
@@ -81,7 +72,8 @@ class OpenAIClient:
             provider without a base URL.
     """
 
-    simulated = False
+    sdk = openai
+    call_errors = (openai.APIError,)
 
     def __init__(
         self,
@@ -97,10 +89,12 @@ class OpenAIClient:
         if provider not in ("openai", "local"):
             raise ValueError(f"provider must be 'openai' or 'local', not {provider!r}")
         self.provider = provider
-        self.timeout_s = float(timeout_s)
-        self.connect_timeout_s = float(connect_timeout_s)
-        self.max_retries = int(max_retries)
-        self.max_retry_wait_s = max_retry_wait_s
+        super().__init__(
+            timeout_s=timeout_s,
+            connect_timeout_s=connect_timeout_s,
+            max_retries=max_retries,
+            max_retry_wait_s=max_retry_wait_s,
+        )
         if provider == "local" and not base_url:
             raise llm_error(provider, "a local server needs a base URL", kind="bad_request")
         key = resolve_key(provider, api_key)
@@ -116,26 +110,15 @@ class OpenAIClient:
         self._sdk = AsyncOpenAI(
             api_key=key,
             base_url=base_url,
-            timeout=openai.Timeout(self.timeout_s, connect=min(self.connect_timeout_s, self.timeout_s)),
+            timeout=self._timeout(self.timeout_s),
             max_retries=self.max_retries,
         )
-        self._closed = False
-
-    @property
-    def base_url(self) -> str:
-        """The server this client talks to (no credentials)."""
-        return str(self._sdk.base_url)
 
     def __repr__(self) -> str:
         # Deliberately without the key: reprs end up in logs and crash reports.
         return f"OpenAIClient(provider={self.provider!r}, base_url={self.base_url!r})"
 
     __str__ = __repr__
-
-    async def aclose(self) -> None:
-        """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
-        self._closed = True
-        await self._sdk.close()
 
     async def list_models(self) -> list[str]:
         """The model ids the server lists (``GET /models``).
@@ -147,7 +130,7 @@ class OpenAIClient:
             page = await self._sdk.models.list()
             return [m.id async for m in page]
         except openai.APIError as exc:
-            raise self._map_error(exc, "listing models", CallState(None, None), streaming=False) from None
+            raise self._api_error(exc, "listing models", CallState(None, None), streaming=False) from None
 
     # -- one call --------------------------------------------------------------------------------------
 
@@ -173,52 +156,8 @@ class OpenAIClient:
             params["reasoning_effort"] = request.effort
         return params
 
-    async def complete(
-        self,
-        request: Request,
-        *,
-        on_delta: Callable[[Delta], None] | None = None,
-        on_retry: Callable[[RetryNotice], None] | None = None,
-    ) -> Completion:
-        """Stream one chat completion; see :class:`~engine.llm.base.LLMClient`.
-
-        Raises:
-            LLMError: the call failed for good (``partial`` holds any answer text already streamed).
-            asyncio.CancelledError: the awaiting task was cancelled; the HTTP request is closed.
-        """
-        params = self.build_params(request)
-        timeout_s = min(self.timeout_s, request.timeout_s)
-        timeout = openai.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
-        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
-        token = current_call.set(state)
-        streaming = False
-        try:
-            stream = await self._sdk.chat.completions.create(**params, timeout=timeout)
-            streaming = True
-            try:
-                return await self._consume(stream, request, state)
-            finally:
-                # Also on cancellation: closing the response tells the server to stop generating.
-                with contextlib.suppress(Exception):
-                    await stream.close()
-        except CallbackFailed as exc:
-            raise exc.original from None
-        except openai.APIError as exc:
-            raise self._map_error(exc, "the call failed", state, streaming=streaming) from None
-        except (ValueError, TypeError, AttributeError) as exc:
-            if not streaming:
-                raise  # a programming error before anything was sent, not a bad answer
-            # Not JSON, or JSON that is not a chat completion chunk: a garbage body.
-            raise llm_error(
-                self.provider,
-                "the server sent a malformed stream",
-                kind="stream",
-                detail=f"{type(exc).__name__}: {exc}",
-                partial=state.content_text,
-                retries=state.retries,
-            ) from None
-        finally:
-            current_call.reset(token)
+    async def _open_stream(self, params: dict[str, Any], timeout: Any) -> Any:
+        return await self._sdk.chat.completions.create(**params, timeout=timeout)
 
     async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
         content_type = stream.response.headers.get("content-type", "")
@@ -248,21 +187,9 @@ class OpenAIClient:
                 usage = _usage(chunk.usage)
         if finish is None:
             # The body ended cleanly but the model never finished: a proxy or server cut the stream.
-            raise llm_error(
-                self.provider,
-                "the stream ended before the answer was finished",
-                kind="stream",
-                partial=state.content_text,
-                retries=state.retries,
-            )
-        return Completion(
-            content=state.content_text,
-            reasoning=state.reasoning_text,
-            usage=usage,
-            latency_ms=state.latency_ms,
-            stop_reason=_STOP_REASONS.get(finish, finish),
-            model=model or request.model,
-            retries=state.retries,
+            raise self._failure(state, "the stream ended before the answer was finished", kind="stream")
+        return state.completion(
+            usage=usage, stop_reason=_STOP_REASONS.get(finish, finish), model=model or request.model
         )
 
     async def _from_json(self, stream: Any, request: Request, state: CallState) -> Completion:
@@ -276,54 +203,22 @@ class OpenAIClient:
         raw_usage = data.get("usage") or {}
         details = raw_usage.get("completion_tokens_details") or {}
         finish = choice.get("finish_reason") or "stop"
-        return Completion(
-            content=state.content_text,
-            reasoning=state.reasoning_text,
+        return state.completion(
             usage=Usage(
                 input_tokens=int(raw_usage.get("prompt_tokens") or 0),
                 output_tokens=int(raw_usage.get("completion_tokens") or 0),
                 reasoning_tokens=int(details.get("reasoning_tokens") or 0),
             ),
-            latency_ms=state.latency_ms,
             stop_reason=_STOP_REASONS.get(finish, finish),
             model=data.get("model") or request.model,
-            retries=state.retries,
         )
 
-    def _map_error(self, exc: openai.APIError, what: str, state: CallState, *, streaming: bool) -> LLMError:
-        partial = state.content_text
-        common: dict[str, Any] = {"partial": partial, "retries": state.retries}
-        if self._closed:
-            return llm_error(
-                self.provider, "the client was closed during the call", kind="cancelled", **common
-            )
-        if isinstance(exc, openai.APITimeoutError):
-            return llm_error(self.provider, "timed out waiting for the server", kind="timeout", **common)
-        if isinstance(exc, openai.APIConnectionError):
-            if streaming:
-                return llm_error(
-                    self.provider, "the connection broke in the middle of the answer", kind="stream", **common
-                )
-            return llm_error(
-                self.provider,
-                f"could not reach {self.base_url}",
-                kind="connection",
-                detail=str(exc),
-                **common,
-            )
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            kind = kind_for_status(status)
-            return llm_error(
-                self.provider, f"HTTP {status}", kind=kind, status=status, detail=exc.message, **common
-            )
+    def _other_api_error(self, exc: Any, what: str, state: CallState, *, streaming: bool) -> LLMError:
         # An error object inside the stream, or a response the SDK could not validate.
-        return llm_error(
-            self.provider,
-            what if not streaming else "the server reported an error mid-stream",
-            kind="server" if streaming else "other",
-            detail=exc.message,
-            **common,
+        if not streaming:
+            return super()._other_api_error(exc, what, state, streaming=streaming)
+        return self._failure(
+            state, "the server reported an error mid-stream", kind="server", detail=exc.message
         )
 
 
