@@ -3,20 +3,26 @@
 Crash safety comes from three habits: the manifest is only ever replaced whole (temporary file,
 ``fsync``, ``os.replace``), ``events.jsonl`` only ever grows by whole lines that are flushed at once,
 and the file is ``fsync``-ed after every applied action, so a killed process loses at most the
-decision in progress. Everything passes through :class:`~sessions.redact.Redactor` first.
+decision in progress. The per-step ``fsync`` runs on a worker thread (:class:`_SyncWorker`): the app's
+event loop never waits for the disk, and since every line already reached the operating system, a
+killed process loses nothing by it. Everything passes through :class:`~sessions.redact.Redactor` first.
 
 The writer runs on the one asyncio thread of the app or the command line; it is not thread-safe.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import queue
 import re
 import secrets
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Protocol
@@ -85,6 +91,40 @@ def atomic_write_json(path: Path, data: Any) -> None:
     _fsync_dir(path.parent)
 
 
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class _SyncWorker:
+    """Runs a writer's ``fsync`` calls on one worker thread, in order.
+
+    The data is always flushed to the operating system before a sync is asked for, so a killed
+    process loses nothing whether or not the sync has run; the sync guards against power loss or a
+    system crash and may trail the game by a moment. :meth:`close` waits for the last one.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="playtrace-session-sync", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            with contextlib.suppress(OSError):  # a sync that fails leaves the data as written
+                job()
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join()
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
 
@@ -116,6 +156,7 @@ class SessionWriter:
         self._known_attachments: set[str] = set()
         self._redact = Redactor(on_bytes=lambda data: self.add_attachment(data, ".bin"))
         self._fh: IO[str] = open(path / schema.EVENTS_FILE, "a", encoding="utf-8", newline="\n")
+        self._sync = _SyncWorker() if fsync else None
         # Lets readers tell a session still being recorded from one whose process died.
         self._lock = WriterLock(path)
 
@@ -249,10 +290,9 @@ class SessionWriter:
                 fd, tmp = tempfile.mkstemp(prefix=".att.", dir=self._attachments)
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data)
-                    fh.flush()
-                    if self.fsync:
-                        os.fsync(fh.fileno())
                 os.replace(tmp, target)
+                if self._sync is not None:
+                    self._sync.submit(lambda: _fsync_path(target))
             self._known_attachments.add(name)
         return schema.attachment_ref(name)
 
@@ -286,8 +326,9 @@ class SessionWriter:
         }
         self._fh.write(_dumps(line) + "\n")
         self._fh.flush()
-        if self.fsync and event.type in _FSYNC_TYPES:
-            os.fsync(self._fh.fileno())
+        if self._sync is not None and event.type in _FSYNC_TYPES:
+            fileno = self._fh.fileno()
+            self._sync.submit(lambda: os.fsync(fileno))
         seq = self._seq
         self._seq += 1
         self._observe(event.type, line["data"])
@@ -363,6 +404,9 @@ class SessionWriter:
                 self._write_summary(final)
         finally:
             self._closed = True
+            if self._sync is not None:
+                self._sync.submit(lambda: os.fsync(self._fh.fileno()))
+                self._sync.close()  # the last sync runs before the file is closed
             self._fh.close()
             self._lock.release()
 
