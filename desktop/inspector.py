@@ -48,10 +48,15 @@ from desktop.widgets import (
     AutoHeightTextView,
     ClickableThumbnail,
     CollapsibleSection,
+    TextDialog,
 )
 
 #: Live text is repainted at most this often (calibre uses the same 50 ms throttle).
 REPAINT_INTERVAL_MS = 50
+
+#: The prompt box stays this short (about seven lines) so the streamed reasoning below it is in view at
+#: 1280x800; the whole prompt is one click away ("Open full prompt…") and scrolls inside the box.
+PROMPT_COMPACT_HEIGHT = 124
 
 Resolver = Callable[[str], "bytes | None"]
 
@@ -324,8 +329,14 @@ def _player_line(player: Mapping[str, Any]) -> str:
     redundant = spec in ("", kind, player.get("label"))
     spec_html = "" if redundant else f' <span style="color:{MUTED_COLOR};">{_esc(spec)}</span>'
 
-    seat_name = f" ({_esc(player['seat_name'])})" if player.get("seat_name") else ""
-    return f"<b>Seat {_esc(seat)}{seat_name}</b> · {label} {kind_html}{spec_html}"
+    return f"<b>{_esc(_seat_text(seat, player.get('seat_name')))}</b> · {label} {kind_html}{spec_html}"
+
+
+def _seat_text(seat: Any, seat_name: Any = None) -> str:
+    """``theme.seat_title`` for a recorded seat, which may be missing or not a number in odd sessions."""
+    if isinstance(seat, int):
+        return theme.seat_title(seat, str(seat_name) if seat_name else None)
+    return f"Seat {seat}"
 
 
 def _split_spec(spec: str) -> tuple[str, str]:
@@ -340,7 +351,10 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
     """A compact one-line description of a model seat's settings (shown under the player)."""
     provider = str(harness.get("provider") or _split_spec(spec)[0] or "?")
     model = str(harness.get("model") or _split_spec(spec)[1] or "")
-    parts = [f"{provider}{' · ' + model if model else ''}"]
+    if model.startswith(f"{provider}:"):
+        model = model[len(provider) + 1 :]
+    # The simulated model reports itself as provider "sim", model "sim": say it once.
+    parts = [f"{provider} · {model}" if model and model != provider else provider]
     parts.append(f"perception {harness.get('perception', 'text')}")
     memory = harness.get("memory", 10)
     parts.append(f"memory {memory}" if memory else "memory off")
@@ -398,6 +412,13 @@ class InspectorPanel(QWidget):
         self._repaint_timer.setSingleShot(True)
         self._repaint_timer.setInterval(REPAINT_INTERVAL_MS)
         self._repaint_timer.timeout.connect(self._flush)
+        #: Set when the reader scrolls the column; live updates then leave the scroll position alone.
+        self._user_scrolled = False
+        # Scrolling to the reasoning waits for the layout to place the sections that were just filled.
+        self._reveal_timer = QTimer(self)
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.setInterval(0)
+        self._reveal_timer.timeout.connect(self._scroll_to_reasoning)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 8, 8, 8)
@@ -513,12 +534,29 @@ class InspectorPanel(QWidget):
         self.thumb_layout.setSpacing(6)
         self.thumb_layout.addStretch(1)
         self.prompt_view = AutoHeightTextView(
-            monospace=True, max_height=190, placeholder="No prompt recorded"
+            monospace=True,
+            max_height=PROMPT_COMPACT_HEIGHT,
+            placeholder="No prompt recorded",
+            follow_tail=False,  # a prompt is read from the system prompt down
         )
         self.prompt_view.setObjectName("PromptView")
+        self.full_prompt_button = QToolButton()
+        self.full_prompt_button.setObjectName("FullPromptButton")
+        self.full_prompt_button.setText("Open full prompt…")
+        self.full_prompt_button.setToolTip("Show the whole prompt, as sent, in a separate window")
+        self.full_prompt_button.setAutoRaise(True)
+        self.full_prompt_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.full_prompt_button.setStyleSheet(
+            f"QToolButton {{ color: {theme.ACCENT}; border: none; padding: 0px 0px 0px 8px; }}"
+            f"QToolButton:hover {{ text-decoration: underline; }}"
+            f"QToolButton:disabled {{ color: {MUTED_COLOR}; }}"
+        )
+        self.full_prompt_button.clicked.connect(self.open_full_prompt)
+        self.prompt_dialog: TextDialog | None = None
         row_layout.addWidget(self.thumb_row, 0, Qt.AlignmentFlag.AlignTop)
         row_layout.addWidget(self.prompt_view, 1, Qt.AlignmentFlag.AlignTop)
         self.sec_prompt.add(prompt_row)
+        self.sec_prompt.add_header_widget(self.full_prompt_button)
 
         self.sec_reasoning = self._section("Reasoning")
         self.reasoning_view = AutoHeightTextView(max_height=200, placeholder="No reasoning recorded")
@@ -562,6 +600,9 @@ class InspectorPanel(QWidget):
 
         self.content_layout.addStretch(1)
         self.scroll.setWidget(content)
+        # actionTriggered fires for the wheel, the keyboard and the scroll bar, never for setValue():
+        # exactly the reader's own scrolling.
+        self.scroll.verticalScrollBar().actionTriggered.connect(self._on_user_scroll)
         return self.scroll
 
     def _section(self, title: str) -> CollapsibleSection:
@@ -720,7 +761,10 @@ class InspectorPanel(QWidget):
         self._selected = self._default_selection()
         self._follow_live = True
         self._structure_dirty = self._text_dirty = False
+        self._user_scrolled = False
         self._render()
+        self.scroll.verticalScrollBar().setValue(0)  # another step is read from its top
+        self._follow_reasoning()
 
     def append_live(self, record: Mapping[str, Any]) -> None:
         """Add an event that arrived while the current step is being decided.
@@ -739,12 +783,17 @@ class InspectorPanel(QWidget):
             self._model = StepModel(step)
             self._selected = None
             self._follow_live = True
+            self._user_scrolled = False
             self._image_cache.clear()
             self._structure_dirty = True
         if self._model.add(record):
             self._structure_dirty = True
         else:
             self._text_dirty = True
+        if record.get("type") == "model_call_started" and self._follow_live:
+            started = self._model.samples.get(self._model.latest) if self._model.latest else None
+            if started is not None and len(started.started) == 1:
+                self._user_scrolled = False  # a new attempt: follow it again, even after reading back
         # Follow the attempt that is being produced unless the reader picked another sample.
         latest = self._model.latest
         if self._follow_live and latest is not None and latest != self._selected:
@@ -789,7 +838,7 @@ class InspectorPanel(QWidget):
             self.override_combo.setEditText(keep)
             self.override_combo.blockSignals(False)
             seat = self._pending.get("seat")
-            who = f" from seat {seat}" if seat is not None else ""
+            who = f" from {self._seat_name(seat)}" if seat is not None else ""
             self.held_label.setText(f"Held{_esc(who)}: <b>{_esc(self._pending.get('action'))}</b>")
             self.held_label.setStyleSheet(f"color: {theme.TEXT};")
         else:
@@ -821,6 +870,13 @@ class InspectorPanel(QWidget):
     @property
     def step_model(self) -> StepModel:
         return self._model
+
+    def _seat_name(self, seat: Any) -> str:
+        """The seat as people see it, "Seat 1 (X)" (events carry it 0-based, as a number or a string)."""
+        if isinstance(seat, str) and seat.isdigit():
+            seat = int(seat)
+        player = self._players.get(seat, {}) if isinstance(seat, int) else {}
+        return _seat_text(seat, player.get("seat_name"))
 
     # ---------------------------------------------------------------- slots
 
@@ -864,6 +920,48 @@ class InspectorPanel(QWidget):
         elif self._text_dirty:
             self._text_dirty = False
             self._render_live_text()
+        else:
+            return
+        self._follow_reasoning()
+
+    def _on_user_scroll(self, _action: int) -> None:
+        self._user_scrolled = True
+
+    def _follow_reasoning(self) -> None:
+        """While the followed attempt streams, keep its Reasoning section in view (unless the reader
+        scrolled): that is what a person watches, and the prompt above it is long."""
+        sample = self.current_sample
+        if self._follow_live and not self._user_scrolled and sample is not None and sample.streaming:
+            self._reveal_timer.start()
+
+    def _scroll_to_reasoning(self) -> None:
+        if self._user_scrolled or not self.sec_reasoning.isVisible():
+            return
+        self.scroll.ensureWidgetVisible(self.sec_reasoning, 0, 6)
+
+    def open_full_prompt(self) -> TextDialog | None:
+        """Open the shown prompt at full size in its own window (non-modal: the match keeps running)."""
+        text = self.prompt_view.text()
+        if not text:
+            return None
+        sample = self.current_sample
+        where = f"Step {self._model.step}" if self._model.step is not None else "Prompt"
+        if sample is not None and sample.seat is not None:
+            where += f" · {self._seat_name(sample.seat)}"
+        title = f"Prompt — {where}"
+        dialog = self.prompt_dialog
+        if dialog is None:  # one prompt window, showing the latest prompt asked for
+            dialog = TextDialog(text, title, self.window())
+            dialog.destroyed.connect(self._forget_prompt_dialog)
+            self.prompt_dialog = dialog
+        else:
+            dialog.set_text(text, title)
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def _forget_prompt_dialog(self) -> None:
+        self.prompt_dialog = None
 
     # ---------------------------------------------------------------- rendering
 
@@ -921,8 +1019,7 @@ class InspectorPanel(QWidget):
         if seat is not None:
             player = self._players.get(seat, {})
             label = player.get("label") or player.get("spec") or ""
-            name = f" ({_esc(player['seat_name'])})" if player.get("seat_name") else ""
-            parts.append(f"Seat {seat}{name}{' · ' + _esc(label) if label else ''}")
+            parts.append(f"{_esc(self._seat_name(seat))}{' · ' + _esc(label) if label else ''}")
         if sample is not None and sample.streaming:
             parts.append(_colored("model working…", theme.ACCENT, bold=True))
         self.step_label.setText(" · ".join(parts))
@@ -938,7 +1035,7 @@ class InspectorPanel(QWidget):
             chosen = sample.chosen()
             name = f"Sample {per_seat[sample.seat]}"
             if len(seats) > 1:
-                name = f"Seat {sample.seat} · {name}"
+                name = f"{self._seat_name(sample.seat)} · {name}"
             played = decided is sample and self._model.applied is not None
             if chosen:
                 text = f"{name} · {chosen}" + (" · played" if played else "")
@@ -1070,7 +1167,7 @@ class InspectorPanel(QWidget):
             if len(actions) == 1:
                 played = str(next(iter(actions.values())))
             else:
-                played = ", ".join(f"seat {s}: {a}" for s, a in actions.items())
+                played = ", ".join(f"{self._seat_name(s)}: {a}" for s, a in actions.items())
             reward_list = list(applied.get("rewards") or [])
             rewards = " / ".join(_fmt_num(r) for r in reward_list)
             scores = " – ".join(_fmt_num(s) for s in applied.get("scores") or [])
@@ -1085,7 +1182,7 @@ class InspectorPanel(QWidget):
                 lines.append(glance)
         for change in model.player_changes:
             lines.append(
-                f"<span style='color:{MUTED_COLOR};'>Seat {_esc(change.get('seat'))} is now "
+                f"<span style='color:{MUTED_COLOR};'>{_esc(self._seat_name(change.get('seat')))} is now "
                 f"{_esc(change.get('label') or change.get('spec'))} ({_esc(change.get('kind'))})</span>"
             )
         self.outcome_label.setText(
@@ -1127,6 +1224,7 @@ class InspectorPanel(QWidget):
             title = f"── RE-ASK · attempt {attempt} ──" if attempt is not None else "── RE-ASK ──"
             parts.append(f"{title}\n{str(reask.get('user', '')).rstrip()}")
         self.prompt_view.set_text("\n\n".join(parts))
+        self.full_prompt_button.setEnabled(bool(parts))
         for thumb in self.thumbnails:
             self.thumb_layout.removeWidget(thumb)
             thumb.deleteLater()

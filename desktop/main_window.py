@@ -123,7 +123,7 @@ class HeaderStrip(QFrame):
             lay.setSpacing(6)
             swatch = QLabel("●")
             swatch.setStyleSheet(f"color: {theme.SEAT_COLOURS[int(player['seat']) % len(theme.SEAT_COLOURS)]};")
-            name = QLabel(f"{player.get('seat_name', '')}:")
+            name = QLabel(f"{theme.seat_title(int(player['seat']), player.get('seat_name'))}:")
             name.setObjectName("Muted")
             label = QLabel(str(player.get("label", "")))
             badge_kind = str(player.get("badge", "bot"))
@@ -290,6 +290,12 @@ class MainWindow(QMainWindow):
         self.tasks: set[asyncio.Task[Any]] = set()
         self.last_error: str | None = None
         self._dialogs: list[QWidget] = []
+        # The demo's next game starts a moment after one ends; a member timer (not a free-floating
+        # singleShot) can be stopped when the demo ends or the window closes.
+        self._demo_restart_timer = QTimer(self)
+        self._demo_restart_timer.setSingleShot(True)
+        self._demo_restart_timer.setInterval(4000)
+        self._demo_restart_timer.timeout.connect(self._restart_demo)
         self.demo_active = False
         self._demo_kwargs: dict[str, Any] = {}
 
@@ -362,6 +368,8 @@ class MainWindow(QMainWindow):
         self.session_label.setObjectName("Muted")
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.session_label)
+        # Keep the status text off the window edges (it sat flush against them).
+        self.statusBar().setContentsMargins(8, 0, 8, 0)
 
         self._build_actions()
         self._wire()
@@ -596,7 +604,10 @@ class MainWindow(QMainWindow):
         info = c.header_info()
         self.header.set_info(info)
         self.board.set_game(c.game)
-        labels = [f"{p.get('seat_name')} · {p.get('label')}" for p in info.get("players", [])]
+        labels = [
+            f"{theme.seat_title(int(p.get('seat', i)), p.get('seat_name'))} · {p.get('label')}"
+            for i, p in enumerate(info.get("players", []))
+        ]
         self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
         scores = c.scores
         if scores:
@@ -660,13 +671,14 @@ class MainWindow(QMainWindow):
 
     def _end_demo(self) -> None:
         self.demo_active = False
+        self._demo_restart_timer.stop()
         self.demo_banner.hide()
 
     def _on_finished(self, status: str) -> None:
         self.schedule_refresh()
         if self.demo_active and status in ("completed", "max_steps", "forfeit"):
             # Keep the demo alive: show the result for a moment, then play another game.
-            QTimer.singleShot(4000, self._restart_demo)
+            self._demo_restart_timer.start()
 
     def _restart_demo(self) -> None:
         c = self.controller
@@ -685,7 +697,7 @@ class MainWindow(QMainWindow):
     def open_browser(self) -> None:
         from desktop.session_browser import SessionBrowser
 
-        browser = SessionBrowser(self.controller.root, self)
+        browser = SessionBrowser(self.controller.root, self, in_use=lambda: self.controller.folder)
         browser.sig_open_requested.connect(self.open_session)
         browser.finished.connect(lambda _r: self._forget(browser))
         self._dialogs.append(browser)
@@ -783,5 +795,6 @@ class MainWindow(QMainWindow):
             self.overlay.setGeometry(self.centralWidget().rect())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self._demo_restart_timer.stop()
         self.sig_closed.emit()
         super().closeEvent(event)

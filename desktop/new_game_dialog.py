@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 import engine
+from desktop import theme
 from desktop.controller import GameSetup, SeatSetup
 from engine.players import bots_for
 
@@ -57,7 +58,7 @@ class SeatEditor(QGroupBox):
     """One seat: the player choice, and for model players the provider and harness options."""
 
     def __init__(self, game_id: str, seat: int, seat_name: str, parent: QWidget | None = None) -> None:
-        super().__init__(f"Seat {seat + 1} — {seat_name}", parent)
+        super().__init__(theme.seat_title(seat, seat_name), parent)
         self.game_id = game_id
         self.seat = seat
         self.player = QComboBox()

@@ -58,6 +58,13 @@ async def take(out: Path) -> list[Path]:
     window.start_demo(latency=0.01, delay=0.4)
     await _until(lambda: c.count >= 3 and c.busy)
     await _settle(0.6)
+
+    def streaming_reasoning() -> bool:
+        sample = window.inspector.current_sample
+        return sample is not None and sample.streaming and bool(sample.reasoning_live)
+
+    await _until(streaming_reasoning)  # caught while the reasoning streams in
+    await _settle(0.1)
     window.refresh()
     shot("01-demo-sim-playing")
 
@@ -78,6 +85,13 @@ async def take(out: Path) -> list[Path]:
     await _settle()
     window.refresh()
     shot("02-held-decision-reask")
+
+    # 2b. The held decision's prompt at full size.
+    full_prompt = window.inspector.open_full_prompt()
+    await _settle(0.2)
+    if full_prompt is not None:
+        shot("02b-full-prompt", full_prompt)
+        full_prompt.close()
 
     # 3. A person playing 2048 with the keyboard.
     window.start_game(GameSetup("2048", [SeatSetup("human")], seed=2048))
@@ -113,12 +127,18 @@ async def take(out: Path) -> list[Path]:
     shot("05-new-game-dialog", dialog)
     dialog.close()
 
-    # 6. The session browser.
-    browser = SessionBrowser(c.root, window)
+    # 6. The session browser, and the question before a session is deleted.
+    browser = SessionBrowser(c.root, window, in_use=lambda: c.folder)
     browser.load_now()
     browser.show()
     await _settle(0.2)
     shot("06-session-browser", browser)
+    browser.table.selectRow(1)
+    box = browser.delete_selected()
+    await _settle(0.2)
+    if box is not None:
+        shot("06b-session-delete-confirm", box)
+        box.close()
     browser.close()
 
     # 7. The F1 keyboard help.

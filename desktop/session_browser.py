@@ -1,13 +1,16 @@
-"""The session browser: every saved session in a sortable, filterable table.
+"""The session browser: every saved session in a sortable, filterable table, newest first.
 
 Listing reads the catalogue off the UI thread (``asyncio.to_thread``) so a folder with thousands of
-sessions never freezes the window. Double-click or Enter opens a session for replay.
+sessions never freezes the window. Double-click or Enter opens a session for replay; Delete (the key or
+the button) removes a session's folder after a confirmation.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -93,7 +97,8 @@ class SessionTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:  # sort keys
             return (row.created_at, row.game, " ".join(row.players), row.steps, row.result, row.status)[col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(row.path)
+            # The full text of a clipped cell, and where the session lives.
+            return f"{self.data(index)}\n{row.path}" if col in (2, 4) else str(row.path)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -101,21 +106,42 @@ class SessionTableModel(QAbstractTableModel):
     def path_at(self, row: int) -> Path:
         return Path(self.rows[row].path)
 
+    def status_at(self, row: int) -> str:
+        return str(self.rows[row].status or "")
+
+    def describe(self, row: int) -> str:
+        """A short, human name of the session in ``row``: "the Tic-tac-toe session of 2026-11-22 23:53"."""
+        summary = self.rows[row]
+        return f"the {_game_title(summary.game)} session of {_date(summary.created_at)}"
+
 
 class SessionBrowser(QDialog):
     """Lists saved sessions; emits ``sig_open_requested(Path)`` for the one to replay.
 
     Signals:
         sig_open_requested(object): the folder of the session to open.
+        sig_deleted(object): the folder of a session that was just deleted.
     """
 
     sig_open_requested = Signal(object)
+    sig_deleted = Signal(object)
 
-    def __init__(self, root: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, root: Path, parent: QWidget | None = None, *, in_use: Callable[[], Path | None] | None = None
+    ) -> None:
+        """Create the browser.
+
+        Args:
+            root: The sessions folder.
+            parent: The owning window.
+            in_use: Returns the folder the app has open (recording or replaying); it cannot be deleted.
+        """
         super().__init__(parent)
         self.setWindowTitle("Sessions")
-        self.resize(900, 520)
+        self.resize(960, 520)
         self.root = Path(root)
+        self._in_use = in_use or (lambda: None)
+        self.confirm_box: QMessageBox | None = None
         self.model = SessionTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -143,7 +169,7 @@ class SessionBrowser(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for col, width in enumerate((140, 100, 260, 60, 190, 90)):
+        for col, width in enumerate((140, 100, 260, 60, 250, 90)):
             self.table.setColumnWidth(col, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda index: self.open_row(index.row()))
@@ -154,6 +180,9 @@ class SessionBrowser(QDialog):
         self.open_button.clicked.connect(self.open_selected)
         self.export_button = QPushButton("Export zip…")
         self.export_button.clicked.connect(self.export_selected)
+        self.delete_button = QPushButton("Delete…")
+        self.delete_button.setToolTip("Delete the selected session's folder (Delete key)")
+        self.delete_button.clicked.connect(self.delete_selected)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
         close = QPushButton("Close")
@@ -165,6 +194,7 @@ class SessionBrowser(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.export_button)
+        buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
         buttons.addWidget(close)
         buttons.addWidget(self.open_button)
@@ -209,6 +239,7 @@ class SessionBrowser(QDialog):
             self.table.selectRow(0)
         self.open_button.setEnabled(n > 0)
         self.export_button.setEnabled(n > 0)
+        self.delete_button.setEnabled(n > 0)
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -244,9 +275,98 @@ class SessionBrowser(QDialog):
             with contextlib.suppress(Exception):
                 sessions.export_zip(path, Path(dest))
 
+    def delete_selected(self) -> QMessageBox | None:
+        """Ask to delete the selected session; the folder goes once the person confirms.
+
+        The question is shown with ``open()``, never ``exec()``: a nested event loop inside the asyncio
+        loop would stall a running match. Returns the question box (``None`` if nothing can be deleted).
+        """
+        row = self.selected_row()
+        if row is None:
+            return None
+        path = self.model.path_at(row)
+        refusal = self._why_not_deletable(path, self.model.status_at(row))
+        if refusal is not None:
+            box = QMessageBox(QMessageBox.Icon.Information, "Delete session", refusal[0], parent=self)
+            box.setInformativeText(refusal[1])
+            box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        else:
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                "Delete session",
+                f"Delete {self.model.describe(row)}?",
+                QMessageBox.StandardButton.Cancel,
+                self,
+            )
+            box.setInformativeText(
+                f"Its folder {path.name}, with its events and images, is removed from disk."
+                " This cannot be undone."
+            )
+            delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            delete.clicked.connect(lambda _checked=False, p=path: self.delete_session(p))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(self._forget_confirm_box)
+        self.confirm_box = box
+        box.open()
+        return box
+
+    def _forget_confirm_box(self) -> None:
+        self.confirm_box = None
+
+    def _why_not_deletable(self, path: Path, status: str) -> tuple[str, str] | None:
+        """(what, what to do) when the session must stay, else ``None``."""
+        from sessions import schema
+
+        if self._is_in_use(path):
+            return (
+                "This session is open in the main window.",
+                "Start or open another session first, then delete this one.",
+            )
+        if status == schema.RUNNING:
+            return ("This session is still being recorded.", "Wait until its match ends, then delete it.")
+        return None
+
+    def _is_in_use(self, path: Path) -> bool:
+        current = self._in_use()
+        return current is not None and Path(current).resolve() == path.resolve()
+
+    def delete_session(self, path: Path) -> bool:
+        """Remove the session folder ``path`` (only a session folder directly under the root).
+
+        Returns whether it was deleted; the list is reloaded either way.
+        """
+        from sessions import schema
+
+        folder = Path(path)
+        # Never follow a stray path out of the sessions folder, nor delete a folder that is no session.
+        inside = folder.resolve().parent == self.root.resolve()
+        is_session = (folder / schema.MANIFEST_FILE).is_file() or (folder / schema.EVENTS_FILE).is_file()
+        deleted = False
+        if inside and is_session and not self._is_in_use(folder):
+            try:
+                shutil.rmtree(folder)
+                deleted = True
+            except OSError as exc:
+                error = QMessageBox(
+                    QMessageBox.Icon.Warning,
+                    "Delete session",
+                    f"Could not delete {folder.name}: {exc}",
+                    parent=self,
+                )
+                error.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+                error.open()
+        if deleted:
+            self.sig_deleted.emit(folder)
+        self.refresh()
+        return deleted
+
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802
         if watched is self.table and isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress:
             if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 self.open_selected()
+                return True
+            if event.key() == Qt.Key.Key_Delete:
+                self.delete_selected()
                 return True
         return super().eventFilter(watched, event)

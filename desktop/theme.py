@@ -8,8 +8,16 @@ badges.
 from __future__ import annotations
 
 
-from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOption,
+    QStyleOptionHeader,
+    QWidget,
+)
 
 ACCENT = "#2f6fd6"
 ACCENT_DARK = "#2457ab"
@@ -41,6 +49,17 @@ BASE_POINT_SIZE = 10
 def seat_colour(seat: int) -> QColor:
     """The colour that stands for ``seat`` everywhere (plot line, badge)."""
     return QColor(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+
+
+def seat_title(seat: int, name: str | None = None) -> str:
+    """How the UI names a seat: 1-based for people ("Seat 1 (X)"), while session data stays 0-based.
+
+    Args:
+        seat: The 0-based seat index, as recorded in sessions and events.
+        name: The game's name for the seat ("X", "Player"), if any.
+    """
+    label = f"Seat {seat + 1}"
+    return f"{label} ({name})" if name and name != str(seat) else label
 
 
 def badge_style(kind: str) -> str:
@@ -117,10 +136,37 @@ def palette() -> QPalette:
     return pal
 
 
+class _SortArrowStyle(QProxyStyle):
+    """Draws a header's sort arrow pointing the way the values run down the list.
+
+    Qt's header view asks for an up arrow for descending order, so a newest-first list of sessions
+    showed "▲", which people read as "oldest first". Here ▼ means descending (largest/newest on top)
+    and ▲ ascending, as in most file managers.
+    """
+
+    def drawPrimitive(  # noqa: N802 (Qt naming)
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        header_arrow = element == QStyle.PrimitiveElement.PE_IndicatorHeaderArrow
+        if header_arrow and isinstance(option, QStyleOptionHeader):
+            flipped = QStyleOptionHeader(option)
+            up, down = QStyleOptionHeader.SortIndicator.SortUp, QStyleOptionHeader.SortIndicator.SortDown
+            if option.sortIndicator == up:
+                flipped.sortIndicator = down
+            elif option.sortIndicator == down:
+                flipped.sortIndicator = up
+            option = flipped
+        super().drawPrimitive(element, option, painter, widget)
+
+
 def apply(app: QApplication) -> None:
     """Apply the PlayTrace theme to the whole application."""
     if "Fusion" in QStyleFactory.keys():
-        app.setStyle(QStyleFactory.create("Fusion"))
+        app.setStyle(_SortArrowStyle(QStyleFactory.create("Fusion")))
     app.setPalette(palette())
     font = QFont("DejaVu Sans")
     font.setPointSize(BASE_POINT_SIZE)

@@ -1,5 +1,5 @@
 """Small widgets shared by PlayTrace panels: collapsible sections, auto-height text and tables,
-clickable image thumbnails and an image viewer.
+clickable image thumbnails, an image viewer and a full-size text viewer.
 
 They carry no game or session knowledge; panels compose them.
 """
@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QTableWidget,
@@ -58,8 +60,9 @@ class AutoHeightTextView(QTextEdit):
     Inside a scroll area a fixed-height text box either wastes space or hides text behind a second
     scroll bar; growing to the content (up to a cap, then scrolling inside) keeps short texts whole
     and long ones bounded. :meth:`set_text` only appends the new suffix when the text grows, so
-    streamed reasoning costs proportional to the new tokens, and it keeps the view pinned to the
-    bottom unless the user scrolled up to read.
+    streamed reasoning costs proportional to the new tokens. With ``follow_tail`` (streamed text) it
+    keeps the view pinned to the bottom unless the user scrolled up to read; without it (a prompt,
+    read from its beginning) a new text opens at the top.
     """
 
     def __init__(
@@ -70,6 +73,7 @@ class AutoHeightTextView(QTextEdit):
         max_height: int = 260,
         monospace: bool = False,
         placeholder: str = "",
+        follow_tail: bool = True,
     ) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
@@ -82,6 +86,7 @@ class AutoHeightTextView(QTextEdit):
             self.setFont(monospace_font())
         self._min_height = min_height
         self._max_height = max_height
+        self._follow_tail = follow_tail
         self._text = ""
         self.document().setDocumentMargin(6)
         self.document().contentsChanged.connect(self._fit_height)
@@ -97,15 +102,18 @@ class AutoHeightTextView(QTextEdit):
             return
         bar = self.verticalScrollBar()
         at_bottom = bar.value() >= bar.maximum() - 4
-        if self._text and text.startswith(self._text):
+        extends = bool(self._text) and text.startswith(self._text)
+        if extends:
             cursor = QTextCursor(self.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(text[len(self._text) :])
         else:
             self.setPlainText(text)
         self._text = text
-        if at_bottom:
+        if self._follow_tail and at_bottom:
             bar.setValue(bar.maximum())
+        elif not self._follow_tail and not extends:
+            bar.setValue(0)  # a new text is read from its beginning
 
     def user_scrolled_up(self) -> bool:
         """Whether the reader moved away from the bottom (live text then stops following)."""
@@ -234,6 +242,7 @@ class CollapsibleSection(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self._toggle)
         head.addWidget(self.summary, 1)
+        self._head = head
 
         line = QFrame(self)
         line.setFrameShape(QFrame.Shape.HLine)
@@ -271,6 +280,14 @@ class CollapsibleSection(QWidget):
     def set_summary(self, html: str) -> None:
         self.summary.setText(html)
 
+    def add_header_widget(self, widget: QWidget) -> QWidget:
+        """Put a small ``widget`` (a button) at the right end of the title line and return it.
+
+        Actions on the section's content sit there so they cost no height in the scrolling column.
+        """
+        self._head.addWidget(widget)
+        return widget
+
     def add(self, widget: QWidget) -> QWidget:
         """Add ``widget`` to the body and return it."""
         self.body_layout.addWidget(widget)
@@ -296,6 +313,55 @@ class ImageDialog(QDialog):
         screen = QGuiApplication.primaryScreen()
         limit = screen.availableSize() * 0.9 if screen is not None else QSize(1200, 900)
         self.resize(min(pixmap.width() + 40, limit.width()), min(pixmap.height() + 40, limit.height()))
+
+
+class TextDialog(QDialog):
+    """A long text (a prompt exactly as sent) at full size, read-only, opened at its beginning.
+
+    Shown with :meth:`QDialog.show`, never ``exec()``: the match keeps running on the same event loop.
+    """
+
+    def __init__(
+        self, text: str, title: str, parent: QWidget | None = None, *, monospace: bool = True
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.view = QPlainTextEdit(self)
+        self.view.setReadOnly(True)
+        self.view.setObjectName("FullTextView")
+        if monospace:
+            self.view.setFont(monospace_font())
+        self.set_text(text, title)
+        copy = QPushButton("Copy", self)
+        copy.setToolTip("Copy the whole text to the clipboard")
+        copy.clicked.connect(self._copy)
+        close = QPushButton("Close", self)
+        close.setDefault(True)
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(copy)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(buttons)
+        screen = QGuiApplication.primaryScreen()
+        limit = screen.availableSize() * 0.85 if screen is not None else QSize(1000, 700)
+        self.resize(min(900, limit.width()), min(760, limit.height()))
+
+    def set_text(self, text: str, title: str) -> None:
+        """Show another text (and title), from its beginning."""
+        self.setWindowTitle(title)
+        self.view.setPlainText(text)
+        self.view.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def _copy(self) -> None:
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(self.view.toPlainText())
 
 
 class ClickableThumbnail(QLabel):

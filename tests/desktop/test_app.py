@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from desktop import app as app_module
 from desktop.controller import GameSetup, SeatSetup
@@ -54,6 +55,8 @@ def test_new_game_dialog_builds_setups(qtbot: Any) -> None:
     dialog.game.setCurrentIndex(dialog.game.findData("tictactoe"))
     assert len(dialog.seat_editors) == 2
     seat0, seat1 = dialog.seat_editors
+    # Seats are numbered from 1 for people, as everywhere in the window.
+    assert (seat0.title(), seat1.title()) == ("Seat 1 (X)", "Seat 2 (O)")
     seat0.player.setCurrentIndex(seat0.player.findData("sim"))
     seat0.memory.setValue(4)
     seat0.reflection.setChecked(False)
@@ -92,6 +95,13 @@ def test_header_shows_players_and_the_f1_overlay(window: Any, qtbot: Any, run: A
     window.refresh()
     assert window.header.title.text() == "Tic-tac-toe"
     assert window.header.seed.text().startswith("seed 2")
+    # One seat numbering everywhere: 1-based in the header, the plot legend and the model panel.
+    header_texts = [label.text() for label in window.header.findChildren(QLabel)]
+    assert "Seat 1 (X):" in header_texts and "Seat 2 (O):" in header_texts
+    legend = window.plot.title.text()
+    assert "Seat 1 (X) · You" in legend and "Seat 2 (O) · Minimax" in legend
+    assert "Seat 1 (X)" in window.inspector.players_label.text()
+    assert not any("Seat 0" in text for text in (*header_texts, legend))
     assert "Waiting for X (you)" in window.status_label.text()
     assert "1–9" in window.status_label.text()
     assert not window.overlay.isVisible()
@@ -193,3 +203,13 @@ def test_many_signal_emits_do_not_exhaust_the_bool_singletons() -> None:
         emitter.sig.emit(i)
     assert len(received) == 5000
     assert sys.getrefcount(True) >= before
+
+
+def test_demo_restart_is_cancelled_when_the_window_closes(window: Any) -> None:
+    # A finished demo game schedules the next one; closing the window must not leave it pending
+    # (it would start a match on a closed window, outside any event loop).
+    window.demo_active = True
+    window._on_finished("completed")
+    assert window._demo_restart_timer.isActive()
+    window.close()
+    assert not window._demo_restart_timer.isActive()

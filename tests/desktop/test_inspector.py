@@ -480,3 +480,117 @@ def test_long_content_never_widens_the_column(panel: InspectorPanel, qtbot: Any)
     panel.show_step(4, records, lambda ref: None)
     qtbot.waitUntil(lambda: panel.scroll.widget().width() > 0, timeout=1000)
     assert panel.scroll.widget().width() <= panel.scroll.viewport().width()
+
+
+def _live_records(step: int = 6) -> list[dict[str, Any]]:
+    """The start of a live model step: a long prompt, then the call that will stream its reasoning."""
+    rules = "\n".join(f"{i}. A rule of the game that takes a whole line to state." for i in range(1, 40))
+    base = {"step": step, "seat": 0, "call": 1}
+    return [
+        {
+            "type": "turn_started",
+            "step": step,
+            "seat": None,
+            "call": None,
+            "data": {"seats": [0], "legal": {"0": ["(0,2)", "(1,1)"]}},
+        },
+        {
+            **base,
+            "type": "prompt_built",
+            "data": {"system": "You play X.", "user": rules, "variant": "default"},
+        },
+        {**base, "type": "model_call_started", "data": {"provider": "sim", "model": "sim"}},
+    ]
+
+
+def _in_viewport(panel: InspectorPanel, widget: Any) -> bool:
+    """Whether the top of ``widget`` (a section of the scrolling column) is inside the visible area."""
+    top = widget.mapTo(panel.scroll.viewport(), widget.rect().topLeft()).y()
+    return 0 <= top and top + 40 <= panel.scroll.viewport().height()
+
+
+def test_prompt_is_compact_opens_at_the_top_and_opens_full_size(panel: InspectorPanel, qtbot: Any) -> None:
+    panel.set_header(demo_header())
+    panel.show_step(4, demo_records(IMAGE_REF), lambda ref: None)
+    view = panel.prompt_view
+    bar = view.verticalScrollBar()
+    assert view.height() <= insp.PROMPT_COMPACT_HEIGHT
+    assert bar.maximum() > 0, "the demo prompt is longer than the compact box"
+    assert bar.value() == 0, "a prompt is read from the system prompt down"
+
+    assert panel.full_prompt_button.isEnabled()
+    assert panel.full_prompt_button.text() == "Open full prompt…"
+    qtbot.mouseClick(panel.full_prompt_button, Qt.MouseButton.LeftButton)
+    dialog = panel.prompt_dialog
+    assert dialog is not None and dialog.isVisible() and not dialog.isModal()
+    assert dialog.view.toPlainText() == view.text()
+    assert dialog.view.toPlainText().startswith("── SYSTEM ──")
+    assert dialog.view.textCursor().position() == 0
+    assert dialog.windowTitle() == "Prompt — Step 4 · Seat 1 (X)"
+    # A second click reuses the one prompt window.
+    assert panel.open_full_prompt() is dialog
+    dialog.close()
+
+    # Another prompt replaces the text and again starts at the top, even after reading to the end.
+    bar.setValue(bar.maximum())
+    panel.show_step(6, _live_records(), lambda ref: None)
+    assert view.text().startswith("── SYSTEM ──\nYou play X.")
+    assert bar.value() == 0
+
+
+def test_live_call_brings_reasoning_into_view_unless_the_reader_scrolled(
+    panel: InspectorPanel, qtbot: Any
+) -> None:
+    panel.resize(680, 470)  # the model panel's size in a 1280x800 window
+    panel.set_header(demo_header())
+    panel.show_step(5, [], lambda ref: None)
+    for record in _live_records():
+        panel.append_live(record)
+    for i in range(6):
+        panel.append_live(_delta("reasoning", f"thought {i}\n", step=6))
+    qtbot.waitUntil(lambda: panel.reasoning_view.text().endswith("thought 5\n"), timeout=2000)
+    bar = panel.scroll.verticalScrollBar()
+    # The column scrolls past the long prompt so the reasoning is in view.
+    qtbot.waitUntil(lambda: bar.value() > 0 and _in_viewport(panel, panel.sec_reasoning), timeout=2000)
+
+    # The reader scrolls back up to read the prompt: streaming must not pull the view away again.
+    bar.triggerAction(bar.SliderAction.SliderToMinimum)
+    assert bar.value() == 0
+    for i in range(6, 12):
+        panel.append_live(_delta("reasoning", f"thought {i}\n", step=6))
+    qtbot.waitUntil(lambda: panel.reasoning_view.text().endswith("thought 11\n"), timeout=2000)
+    qtbot.wait(60)
+    assert bar.value() == 0
+
+    # The next step follows the live call again.
+    for record in _live_records(step=7):
+        panel.append_live(record)
+    panel.append_live(_delta("reasoning", "next\n", step=7))
+    qtbot.waitUntil(lambda: _in_viewport(panel, panel.sec_reasoning) and bar.value() > 0, timeout=2000)
+
+
+def test_seats_are_numbered_from_one_and_providers_named_once(panel: InspectorPanel) -> None:
+    panel.set_header(
+        {
+            "game": "Tic-tac-toe",
+            "players": [
+                {"seat": 0, "seat_name": "X", "label": "Simulated model", "kind": "model", "spec": "sim"},
+                {"seat": 1, "seat_name": "O", "label": "GPT", "kind": "model", "spec": "openai:gpt-4.1-mini"},
+            ],
+            "harness": {
+                "0": {"provider": "sim", "model": "sim", "perception": "both"},
+                "1": {"provider": "openai", "model": "gpt-4.1-mini"},
+            },
+        }
+    )
+    header = panel.players_label.text().replace("&nbsp;", " ")
+    assert "Seat 1 (X)" in header and "Seat 2 (O)" in header and "Seat 0" not in header
+    assert "sim · sim" not in header and "sim · perception both" in header
+    assert "openai · gpt-4.1-mini · perception text" in header
+    assert insp.harness_summary("sim", {}).startswith("sim · perception")
+
+    panel.show_step(4, demo_records(IMAGE_REF), lambda ref: None)
+    assert "Seat 1 (X)" in panel.step_label.text() and "Seat 0" not in panel.step_label.text()
+    pending = {"action": "(2,2)", "seat": 0, "call": 1, "legal": []}
+    panel.set_controls(model_to_act=True, busy=False, pending=pending, replay=False)
+    assert panel.held_label.text() == "Held from Seat 1 (X): <b>(2,2)</b>"
