@@ -19,13 +19,16 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop import theme  # noqa: E402
 
-#: Set to 1 to skip the first-launch demo (the simulated model playing).
+#: Set to 1 to skip the launch demo (the simulated model playing).
 NO_DEMO_ENV = "PLAYTRACE_NO_DEMO"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playtrace", description="PlayTrace desktop app")
-    parser.add_argument("--no-demo", action="store_true", help="do not start the simulated-model demo")
+    demo = parser.add_mutually_exclusive_group()
+    demo.add_argument("--no-demo", action="store_true", help="do not start the simulated-model demo")
+    demo.add_argument("--demo", action="store_true",
+                      help="start the simulated-model demo even after you have played your own games")
     parser.add_argument("--open", metavar="SESSION", type=Path, help="open a saved session for replay")
     return parser
 
@@ -43,10 +46,19 @@ def create_app() -> QApplication:
     return app
 
 
-def want_demo(no_demo_flag: bool) -> bool:
-    """Whether to start the demo: not with ``--no-demo`` nor ``PLAYTRACE_NO_DEMO=1``."""
+def want_demo(no_demo_flag: bool, *, force: bool = False, demo_done: bool = False) -> bool:
+    """Whether to start the demo on launch.
+
+    The demo plays on launch until the person has started a game of their own (``demo_done``);
+    ``--demo`` (``force``) plays it anyway (talks, demos to others); ``--no-demo`` and
+    ``PLAYTRACE_NO_DEMO=1`` always skip it. An explicit ``--demo`` wins over the environment variable.
+    """
+    if no_demo_flag:
+        return False
+    if force:
+        return True
     env = os.environ.get(NO_DEMO_ENV, "").strip().lower()
-    return not no_demo_flag and env not in ("1", "true", "yes", "on")
+    return env not in ("1", "true", "yes", "on") and not demo_done
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,7 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from desktop.main_window import MainWindow
 
+    from desktop.crash import CrashReporter, setup_logging
+
     args, _unknown = build_parser().parse_known_args(sys.argv[1:] if argv is None else list(argv))
+    setup_logging()
     app = create_app()
     # The window's close ends the main coroutine (which shuts the session down cleanly) rather than
     # Qt quitting the loop under asyncio's feet.
@@ -63,14 +78,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow()
     window.resize(1280, 800)
     window.show()
+    # An unexpected error ends the action that raised it, never the app or the session being recorded.
+    reporter = CrashReporter(
+        lambda path, summary: window.report_problem(f"Something went wrong: {summary} (report: {path})")
+    )
+    reporter.install()
 
     async def run() -> None:
+        asyncio.get_running_loop().set_exception_handler(reporter.handle_loop_exception)
         closed = asyncio.Event()
         window.sig_closed.connect(closed.set)
         if args.open is not None:
             window.open_session(args.open)
-        elif want_demo(args.no_demo):
+        elif want_demo(args.no_demo, force=args.demo, demo_done=window.demo_done()):
             window.start_demo()
+        else:
+            window.show_welcome()
         await closed.wait()
         await window.controller.close()
 

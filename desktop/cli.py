@@ -98,19 +98,12 @@ def _money(value: float) -> str:
     return f"${value:.4f}"
 
 
-class _RedactingFilter(logging.Filter):
-    """Logs never carry keys: every record's final message goes through the provider redactor."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = _redact(record.getMessage())
-        record.args = None
-        return True
-
-
 def _setup_logging(verbose: bool) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(_RedactingFilter())
+    from desktop.crash import RedactingFilter
+
+    handler.addFilter(RedactingFilter())
     root = logging.getLogger()
     # Replace only handlers we installed ourselves (main() may run several times in one process).
     for old in [h for h in root.handlers if getattr(h, "_playtrace", False)]:

@@ -103,6 +103,53 @@ def record_of(event: Event, data: Mapping[str, Any] | None = None) -> dict[str, 
     }
 
 
+class SpendMeter:
+    """Running totals of a session's model calls (from ``model_call_finished`` events)."""
+
+    def __init__(self) -> None:
+        self.usd = 0.0
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.calls = 0
+        self.unknown = 0
+
+    def add(self, data: Mapping[str, Any]) -> None:
+        """Count one finished call; a missing ``cost_usd`` means its price is unknown."""
+        self.calls += 1
+        cost = data.get("cost_usd")
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+            self.usd += float(cost)
+        else:
+            self.unknown += 1
+        for attr in ("input_tokens", "output_tokens"):
+            value = data.get(attr)
+            if isinstance(value, int) and not isinstance(value, bool):
+                setattr(self, attr, getattr(self, attr) + value)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "usd": self.usd,
+            "tokens": self.input_tokens + self.output_tokens,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "calls": self.calls,
+            "unknown": self.unknown,
+        }
+
+
+def retry_text(data: Mapping[str, Any]) -> str:
+    """The status-bar line for a transport retry: "Rate limited — retrying in 2 s…"."""
+    reason = str(data.get("reason") or "connection problem").strip()
+    # "rate limited (429)" -> "Rate limited": the status code helps in the session, not in the bar.
+    reason = re.sub(r"\s*\(\d{3}\)$", "", reason) or "Connection problem"
+    reason = reason[:1].upper() + reason[1:]
+    wait = data.get("wait_s")
+    if isinstance(wait, (int, float)) and not isinstance(wait, bool) and wait > 0:
+        seconds = f"{wait:.0f}" if wait >= 1 else f"{wait:.1f}"
+        return f"{reason} — retrying in {seconds} s…"
+    return f"{reason} — retrying…"
+
+
 def is_simulated(player: Any) -> bool:
     """Whether a player is the offline simulated model."""
     client = getattr(player, "client", None)
@@ -262,6 +309,8 @@ class SessionController(QObject):
         sig_status(str): what is happening, for the status bar.
         sig_error(str): something failed (shown in the status bar and a banner).
         sig_finished(str): the live game ended with this status.
+        sig_spend(dict): the session's model spend so far changed (see :meth:`spend`).
+        sig_budget(str, str): a seat passed a budget cap: ``("soft" | "hard" | "", message)``.
     """
 
     sig_session_changed = Signal()
@@ -273,6 +322,8 @@ class SessionController(QObject):
     sig_status = Signal(str)
     sig_error = Signal(str)
     sig_finished = Signal(str)
+    sig_spend = Signal(object)
+    sig_budget = Signal(str, str)
 
     def __init__(self, root: Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -309,6 +360,7 @@ class SessionController(QObject):
         self._takeovers: dict[Seat, TakeoverHuman] = {}
         self._scores: list[tuple[int, list[float]]] = []
         self._generation = 0
+        self._spend = SpendMeter()
 
     # ------------------------------------------------------------------------------------------
     # Queries used by the views
@@ -609,6 +661,7 @@ class SessionController(QObject):
         self._records = {}
         self._blobs = {}
         self._scores = []
+        self._spend = SpendMeter()
         start_state = episode.match.state
         self._base = start_state.step
         self._states = [start_state]
@@ -683,12 +736,15 @@ class SessionController(QObject):
             data = e.get("data") or {}
             if isinstance(data.get("state"), dict):
                 self._state_json[i + 1] = data["state"]
+        self._spend = SpendMeter()
         for e in events:
             step = e.get("step")
             key = int(step) if isinstance(step, int) else self._base
             self._records.setdefault(key, []).append(
                 {k: e.get(k) for k in ("type", "step", "seat", "call", "data")}
             )
+            if e.get("type") == ev.MODEL_CALL_FINISHED:
+                self._spend.add(e.get("data") or {})
         first = self.state_at(self._base)
         self._scores = []
         if first is not None:
@@ -768,12 +824,17 @@ class SessionController(QObject):
             scores = [float(s) for s in data.get("scores", state.scores)]
             self._scores.append((state.step, scores))
             self.sig_score.emit(state.step, scores)
+        elif event.type == ev.MODEL_CALL_FINISHED:
+            self._spend.add(data)
+            self.sig_spend.emit(self.spend())
         elif event.type == ev.MODEL_RETRY:
-            wait = data.get("wait_s")
-            wait_text = f" — retrying in {float(wait):.0f} s" if isinstance(wait, (int, float)) else ""
-            self._set_status(f"Model call retry {data.get('attempt', '')}: {data.get('reason', '')}{wait_text}")
+            self._set_status(retry_text(data))
         elif event.type == ev.ERROR:
-            self.sig_error.emit(str(data.get("message", "error")))
+            if data.get("where") == "budget":
+                # A spending cap is not a failure of the app: it gets its own, clearer presentation.
+                self.sig_budget.emit(str(data.get("cap") or ""), str(data.get("message", "budget")))
+            else:
+                self.sig_error.emit(str(data.get("message", "error")))
 
         if self.following:
             if step > self._inspector_step and event.type not in _PASSIVE_TYPES:
@@ -1131,6 +1192,20 @@ class SessionController(QObject):
 
     def _controls_changed(self) -> None:
         self.sig_controls_changed.emit()
+
+    def spend(self) -> dict[str, Any]:
+        """The session's model spend so far, summed over every seat's finished calls.
+
+        Keys: ``usd`` (known costs), ``tokens`` (input + output, reasoning included), ``input_tokens``,
+        ``output_tokens``, ``calls``, ``unknown`` (calls whose price is unknown), ``models`` (seats played
+        by a model), ``simulated`` (True when every model seat is the simulated model).
+        """
+        info = self._spend.as_dict()
+        players = self.header_info().get("players") or []
+        models = [p for p in players if p.get("kind") == MODEL]
+        info["models"] = len(models)
+        info["simulated"] = bool(models) and all(p.get("simulated") for p in models)
+        return info
 
     def describe(self) -> str:
         """A sentence for the status bar about what the live game waits for."""

@@ -27,6 +27,11 @@ def png_renderer(game_id: str, size: int = 512, *, grid_labels: bool = True) -> 
     except KeyError:
         return None
     renderers.ensure_gui_app()
+    # Model players draw their images in a worker thread (off the event loop). Registering the
+    # bundled fonts with Qt is not thread-safe, so it happens here, on the GUI thread, first.
+    from renderers.base import font_family
+
+    font_family()
 
     def render(state: State) -> bytes:
         return renderer.png(state, size, size, grid_labels=grid_labels)

@@ -8,7 +8,8 @@ tasks on the qasync loop, and any failure lands in the status bar instead of dis
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import html
+from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QStackedWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -69,6 +71,43 @@ def demo_setup(seed: int | None = None, *, latency: float = 0.03, delay: float =
     )
 
 
+def spend_text(spend: Mapping[str, Any]) -> tuple[str, str]:
+    """The header's cost meter for :meth:`SessionController.spend`, and its tooltip.
+
+    Empty when no seat is a model; "free (simulated)" when every model is the simulated one; otherwise
+    the dollars spent so far and the tokens, with "+ unknown" when some calls have no known price.
+    """
+    if not spend or not spend.get("models"):
+        return "", ""
+    tokens = int(spend.get("tokens") or 0)
+    calls = int(spend.get("calls") or 0)
+    tip = (f"{calls} model call{'s' if calls != 1 else ''}: {int(spend.get('input_tokens') or 0):,} tokens in, "
+           f"{int(spend.get('output_tokens') or 0):,} out (reasoning included)")
+    if spend.get("simulated"):
+        return "free (simulated)", tip
+    usd = float(spend.get("usd") or 0.0)
+    unknown = int(spend.get("unknown") or 0)
+    if unknown and calls and unknown == calls:
+        money = "price unknown"
+    else:
+        money = f"${usd:.4f}" if usd < 0.01 else f"${usd:.2f}"
+        if unknown:
+            money += " + unknown"
+    if unknown:
+        tip += f"; {unknown} call{'s' if unknown != 1 else ''} without a known price (add it to prices.json)"
+    return f"Spent {money} · {_tokens(tokens)} tokens", tip
+
+
+def _tokens(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 10_000:
+        return f"{n / 1000:.0f}k"
+    if n >= 1000:
+        return f"{n / 1000:.1f}k"
+    return str(n)
+
+
 def _card(widget: QWidget, margins: int = 6) -> QFrame:
     frame = QFrame()
     frame.setObjectName("Card")
@@ -94,6 +133,11 @@ class HeaderStrip(QFrame):
         self.status.setObjectName("ModePill")
         self.score = QLabel("")
         self.score.setStyleSheet(f"font-weight: 600; color: {theme.TEXT};")
+        # The session's model spend so far (the cost meter), updated with every finished call.
+        self.spend = QLabel("")
+        self.spend.setObjectName("SpendMeter")
+        self.spend.setStyleSheet(f"color: {theme.TEXT};")
+        self.spend.setVisible(False)
         row = QHBoxLayout(self)
         row.setContentsMargins(14, 8, 14, 8)
         row.setSpacing(16)
@@ -101,6 +145,7 @@ class HeaderStrip(QFrame):
         row.addLayout(self.seats_box)
         row.addStretch(1)
         row.addWidget(self.seed)
+        row.addWidget(self.spend)
         row.addWidget(self.score)
         row.addWidget(self.status)
         self._seat_widgets: list[QWidget] = []
@@ -111,6 +156,7 @@ class HeaderStrip(QFrame):
         self._seat_widgets = []
         if not info:
             self.title.setText("PlayTrace")
+            self.set_spend(None)
             self.seed.setText("")
             self.status.setVisible(False)
             self.score.setText("")
@@ -141,6 +187,13 @@ class HeaderStrip(QFrame):
             parts.append(f"forked at step {fork.get('step')}")
         self.seed.setText(" · ".join(parts))
         self.set_status(str(info.get("status") or ""), info.get("scores"))
+
+    def set_spend(self, spend: Mapping[str, Any] | None) -> None:
+        """Show the cost meter (hidden when no seat is a model)."""
+        text, tip = spend_text(spend or {})
+        self.spend.setText(text)
+        self.spend.setToolTip(tip)
+        self.spend.setVisible(bool(text))
 
     def set_status(self, status: str, scores: Any = None) -> None:
         colours = {
@@ -192,6 +245,50 @@ class Banner(QFrame):
     def show_text(self, html: str) -> None:
         self.text.setText(html)
         self.show()
+
+
+class WelcomeCard(QWidget):
+    """The game area when nothing is open: a centred card offering the three ways to begin."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("WelcomeArea")
+        card = QFrame()
+        card.setObjectName("WelcomeCard")
+        card.setStyleSheet(
+            f"QFrame#WelcomeCard {{ background: {theme.PANEL}; border: 1px solid {theme.BORDER}; "
+            "border-radius: 12px; }"
+        )
+        card.setMaximumWidth(420)
+        title = QLabel("Welcome to PlayTrace")
+        title.setObjectName("HeaderTitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text = QLabel("Play a game yourself, let a language model play, or look back at a saved session.")
+        text.setObjectName("Muted")
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.new_button = QPushButton("New game (Ctrl+N)")
+        self.new_button.setObjectName("Primary")
+        self.open_button = QPushButton("Open session (Ctrl+O)")
+        self.demo_button = QPushButton("Play the demo")
+        self.demo_button.setToolTip("Watch the simulated model play tic-tac-toe (offline, free)")
+        inner = QVBoxLayout(card)
+        inner.setContentsMargins(28, 24, 28, 24)
+        inner.setSpacing(10)
+        inner.addWidget(title)
+        inner.addWidget(text)
+        inner.addSpacing(6)
+        for button in (self.new_button, self.open_button, self.demo_button):
+            button.setMinimumHeight(32)
+            inner.addWidget(button)
+        outer = QVBoxLayout(self)
+        outer.addStretch(1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(card, 3)
+        row.addStretch(1)
+        outer.addLayout(row)
+        outer.addStretch(1)
 
 
 class ShortcutOverlay(QFrame):
@@ -298,6 +395,7 @@ class MainWindow(QMainWindow):
         self._demo_restart_timer.timeout.connect(self._restart_demo)
         self.demo_active = False
         self._demo_kwargs: dict[str, Any] = {}
+        self._settings: Any = None
 
         self.header = HeaderStrip()
         self.demo_banner = Banner("Banner")
@@ -318,7 +416,13 @@ class MainWindow(QMainWindow):
         board_layout.setSpacing(4)
         board_layout.addWidget(self.board, 1)
         board_layout.addWidget(self.board_caption)
-        self.board_card = _card(board_box, 8)
+        # With nothing open the game area shows a welcome card instead of an empty board.
+        self.welcome = WelcomeCard()
+        self.game_stack = QStackedWidget()
+        self.game_stack.addWidget(board_box)
+        self.game_stack.addWidget(self.welcome)
+        self._board_box = board_box
+        self.board_card = _card(self.game_stack, 8)
         self.board_card.setMinimumWidth(340)
 
         self.inspector = _make_inspector()
@@ -417,6 +521,8 @@ class MainWindow(QMainWindow):
         self.act_first = self._action("First step", lambda: self.controller.scrub(self.controller.base), None)
         self.act_keys = self._action("Keyboard shortcuts", self.overlay.toggle, "F1")
         self.act_about = self._action("About PlayTrace", self.about)
+        self.act_demo = self._action("Play the demo", lambda: self.start_demo(), None,
+                                     "Watch the simulated model play (offline, free)")
         self.act_add_model = self._action("Add a real model…", self.add_real_model, None,
                                           "Enter an API key or a local server address")
 
@@ -434,6 +540,8 @@ class MainWindow(QMainWindow):
         models = menu.addMenu("&Models")
         models.addAction(self.act_add_model)
         help_menu = menu.addMenu("&Help")
+        help_menu.addAction(self.act_demo)
+        help_menu.addSeparator()
         help_menu.addAction(self.act_keys)
         help_menu.addAction(self.act_about)
 
@@ -461,6 +569,12 @@ class MainWindow(QMainWindow):
         c.sig_status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.sig_error.connect(self._on_error)
         c.sig_finished.connect(self._on_finished)
+        c.sig_spend.connect(self.header.set_spend)
+        c.sig_budget.connect(self._on_budget)
+
+        self.welcome.new_button.clicked.connect(self.new_game)
+        self.welcome.open_button.clicked.connect(self.open_browser)
+        self.welcome.demo_button.clicked.connect(lambda: self.start_demo())
 
         self.board.sig_action_requested.connect(self._on_board_action)
         # The slider counts from 0; a forked session's steps start at the fork's step.
@@ -518,6 +632,10 @@ class MainWindow(QMainWindow):
         has_session = c.game is not None
         for act in (self.act_fork, self.act_export):
             act.setEnabled(has_session)
+        # The demo is about to start (its game is being built): no point flashing the welcome card.
+        self.game_stack.setCurrentWidget(
+            self._board_box if has_session or self.demo_active else self.welcome
+        )
         live = c.live
         self.act_run.setEnabled(live)
         self.act_step.setEnabled(live)
@@ -603,6 +721,7 @@ class MainWindow(QMainWindow):
         c = self.controller
         info = c.header_info()
         self.header.set_info(info)
+        self.header.set_spend(c.spend() if info else None)
         self.board.set_game(c.game)
         labels = [
             f"{theme.seat_title(int(p.get('seat', i)), p.get('seat_name'))} · {p.get('label')}"
@@ -644,10 +763,28 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{action} cannot be played now", 3000)
         self.schedule_refresh()
 
+    def _on_budget(self, cap: str, message: str) -> None:
+        """A seat passed a spending cap: always in the status bar; the hard cap also as a banner."""
+        if cap == "hard":
+            self.statusBar().showMessage(f"Budget cap reached — {message}", 30000)
+            self.warning_banner.show_text(
+                f"<b>Hard budget cap reached.</b> {html.escape(message)}. "
+                "Raise the cap in New game (Ctrl+N) to play on."
+            )
+        elif cap == "soft":
+            self.statusBar().showMessage(f"Budget warning — {message}", 20000)
+        else:
+            self.statusBar().showMessage(f"Budget: {message}", 20000)
+        self.schedule_refresh()
+
     def _on_error(self, message: str) -> None:
+        self.report_problem(message)
+        self.schedule_refresh()
+
+    def report_problem(self, message: str) -> None:
+        """Tell the person about an error in the status bar (errors never open blocking dialogs)."""
         self.last_error = message
         self.statusBar().showMessage(message, 15000)
-        self.schedule_refresh()
 
     # ------------------------------------------------------------------------------------------
     # commands
@@ -660,19 +797,58 @@ class MainWindow(QMainWindow):
 
     def open_session(self, path: Path | str) -> asyncio.Task[Any]:
         self._end_demo()
+        self.mark_demo_done()
         return self.spawn(self.controller.open_session(path), "open the session")
+
+    def start_from_dialog(self, setup: GameSetup) -> asyncio.Task[Any]:
+        """Start the game chosen in the New game dialog: the person's own game, so no more launch demo."""
+        self.mark_demo_done()
+        return self.start_game(setup)
+
+    # -- the launch demo's remembered state --------------------------------------------------
+
+    def _app_settings(self) -> Any:
+        if self._settings is None:
+            from desktop.settings import AppSettings
+
+            self._settings = AppSettings()
+        return self._settings
+
+    def demo_done(self) -> bool:
+        """Whether the person has played a game of their own (then launches open on the welcome card)."""
+        try:
+            return bool(self._app_settings().demo_done)
+        except Exception:  # an unreadable settings file must not stop the app from opening
+            return False
+
+    def mark_demo_done(self) -> None:
+        """Remember that the demo is no longer needed on launch."""
+        try:
+            settings = self._app_settings()
+            if not settings.demo_done:
+                settings.demo_done = True
+                settings.sync()
+        except Exception as exc:  # not worth interrupting a game for; the demo just plays once more
+            self.statusBar().showMessage(f"Could not save the settings: {exc}", 8000)
+
+    def show_welcome(self) -> None:
+        """The idle state for later launches: the welcome card in the game area."""
+        self._end_demo()
+        self.refresh()
 
     def start_demo(self, **kwargs: Any) -> asyncio.Task[Any]:
         """Start the first-launch demo (the simulated model playing), restarted when a game ends."""
         self.demo_active = True
         self._demo_kwargs = dict(kwargs)
         self.show_demo_banner()
+        self.schedule_refresh()
         return self.spawn(self.controller.start(demo_setup(**kwargs)), "start the demo")
 
     def _end_demo(self) -> None:
         self.demo_active = False
         self._demo_restart_timer.stop()
         self.demo_banner.hide()
+        self.schedule_refresh()
 
     def _on_finished(self, status: str) -> None:
         self.schedule_refresh()
@@ -689,7 +865,7 @@ class MainWindow(QMainWindow):
         from desktop.new_game_dialog import NewGameDialog
 
         dialog = NewGameDialog(self, previous=self.controller.setup)
-        dialog.sig_start_requested.connect(self.start_game)
+        dialog.sig_start_requested.connect(self.start_from_dialog)
         dialog.finished.connect(lambda _r: self._forget(dialog))
         self._dialogs.append(dialog)
         dialog.open()

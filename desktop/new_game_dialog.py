@@ -6,10 +6,13 @@ modal loop) and reports the choice through ``sig_start_requested(GameSetup)``.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QDoubleValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,6 +44,105 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Local server (OpenAI-compatible)", "local"),
 )
 DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5", "local": "llama3.1"}
+#: Providers that bill per token: only they get a money estimate and budget caps.
+PAID_PROVIDERS = ("openai", "anthropic")
+
+# Rough tokens per decision for the pre-run estimate (the same basis as the command line's estimate):
+# a text prompt with rules, memory and the board in, a short answer out; the image, the thinking budget
+# and the reflection call on top when they are on. The live cost meter then shows the real spend.
+EST_INPUT_TOKENS = 1500
+EST_OUTPUT_TOKENS = 300
+EST_IMAGE_TOKENS = 1000
+EST_REFLECTION_TOKENS = (600, 150)
+#: Decisions assumed per episode when neither the dialog nor the game bounds its length.
+EST_STEPS_PER_EPISODE = 100
+
+
+def decisions_per_episode(game_id: str, max_steps: int | None, seats: int | None = None) -> int:
+    """About how many decisions one seat makes in a game: the step limit (the dialog's, else the
+    game's ``max_episode_steps``, else 100), divided among the seats of a turn-based game."""
+    try:
+        game = engine.make(game_id)
+    except Exception:  # noqa: BLE001  (an estimate is advice; an unknown game just uses the default)
+        return max_steps or EST_STEPS_PER_EPISODE
+    limit = getattr(type(game), "max_episode_steps", None)
+    steps = max_steps or (int(limit) if limit else EST_STEPS_PER_EPISODE)
+    n = seats if seats is not None else int(game.num_seats)
+    if getattr(type(game), "simultaneous", False) or n <= 1:
+        return steps
+    return math.ceil(steps / n)
+
+
+def tokens_per_decision(options: Mapping[str, Any]) -> tuple[int, int]:
+    """Rough (input, output) tokens of one decision with these harness options."""
+    tin, tout = EST_INPUT_TOKENS, EST_OUTPUT_TOKENS
+    if options.get("perception") in ("image", "both"):
+        tin += EST_IMAGE_TOKENS
+    if options.get("thinking"):
+        tout += int(options.get("thinking_budget") or 0)
+    if options.get("reflection", True):
+        tin += EST_REFLECTION_TOKENS[0]
+        tout += EST_REFLECTION_TOKENS[1]
+    return tin, tout
+
+
+def money(usd: float) -> str:
+    """Dollars with as many decimals as a small figure needs ("$1.20", "$0.05", "$0.008")."""
+    if round(usd, 3) >= 0.01:  # 0.0099 would print as "$0.010": two decimals read better
+        return f"${usd:.2f}"
+    if usd >= 0.001:
+        return f"${usd:.3f}"
+    return "< $0.001" if usd > 0 else "$0.00"
+
+
+def estimate_text(spec: str, options: Mapping[str, Any], decisions: int) -> tuple[str, str]:
+    """The one-line pre-run estimate for a seat and its tooltip (the basis of the figure).
+
+    Paid models (``openai:``/``anthropic:``) are priced with :func:`engine.llm.pricing.estimate`; the
+    simulated model and local servers are free; people and bots show nothing.
+    """
+    prefix = spec.partition(":")[0]
+    if prefix == "sim":
+        return "free (simulated model)", ""
+    if prefix == "local":
+        return "free (local server)", ""
+    if prefix not in PAID_PROVIDERS:
+        return "", ""
+    tin, tout = tokens_per_decision(options)
+    model = spec.partition(":")[2]
+    basis = f"{decisions} decisions × ~{tin} tokens in / ~{tout} out"
+    try:
+        from engine.llm import pricing
+
+        est = pricing.estimate(spec, tin, tout, decisions)
+    except Exception:  # noqa: BLE001  (advice only: never block the dialog)
+        return f"price unknown for {model}", basis
+    if est.cost is None:
+        return f"price unknown for {model}", est.note or basis
+    return f"≈ {money(est.cost)} per game (rough)", f"{basis}; list prices, no caching discounts"
+
+
+def _usd_or_none(text: str) -> float | None:
+    """A dollar amount typed by the person (comma or point decimals); empty or zero means no cap."""
+    cleaned = text.strip().lstrip("$").replace(",", ".")
+    if not cleaned:
+        return None
+    try:
+        value = float(cleaned)
+    except ValueError:
+        return None
+    return value if value > 0 and math.isfinite(value) else None
+
+
+def _usd_field(placeholder: str) -> QLineEdit:
+    field = QLineEdit()
+    field.setPlaceholderText(placeholder)
+    validator = QDoubleValidator(0.0, 1_000_000.0, 4, field)
+    validator.setNotation(QDoubleValidator.Notation.StandardNotation)
+    validator.setLocale(QLocale.c())
+    field.setValidator(validator)
+    field.setMaximumWidth(90)
+    return field
 
 
 def prompt_variants(game_id: str) -> list[str]:
@@ -57,10 +159,20 @@ def prompt_variants(game_id: str) -> list[str]:
 class SeatEditor(QGroupBox):
     """One seat: the player choice, and for model players the provider and harness options."""
 
-    def __init__(self, game_id: str, seat: int, seat_name: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seat: int,
+        seat_name: str,
+        parent: QWidget | None = None,
+        *,
+        decisions: Callable[[], int] | None = None,
+    ) -> None:
         super().__init__(theme.seat_title(seat, seat_name), parent)
         self.game_id = game_id
         self.seat = seat
+        # Decisions this seat makes per game (from the dialog's max steps and the game), for the estimate.
+        self._decisions = decisions or (lambda: decisions_per_episode(game_id, None))
         self.player = QComboBox()
         self.player.addItem("Human (you)", "human")
         for bot in bots_for(game_id):
@@ -110,6 +222,20 @@ class SeatEditor(QGroupBox):
         self.fallback = QComboBox()
         for fb in ("random", "noop", "forfeit"):
             self.fallback.addItem(fb, fb)
+        # Per-session spending caps (empty = none): the harness warns at the first and forfeits at
+        # the second; only paid providers spend anything.
+        self.budget_soft = _usd_field("none")
+        self.budget_soft.setToolTip("Warn when this seat has spent this much in the session (empty = no warning)")
+        self.budget_hard = _usd_field("none")
+        self.budget_hard.setToolTip("Stop this seat (it forfeits) when it has spent this much (empty = no cap)")
+        self.timeout = QSpinBox()
+        self.timeout.setRange(5, 900)
+        self.timeout.setValue(60)
+        self.timeout.setSuffix(" s")
+        self.timeout.setToolTip("How long one model call may take before it is given up")
+        self.estimate = QLabel("")
+        self.estimate.setObjectName("Muted")
+        self.estimate.setWordWrap(True)
 
         top = QFormLayout()
         top.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
@@ -122,6 +248,21 @@ class SeatEditor(QGroupBox):
         model_form.addRow("Model", self.model_name)
         self.base_url_label = QLabel("Base URL")
         model_form.addRow(self.base_url_label, self.base_url)
+        self.budget_row = QWidget()
+        budget_row = QHBoxLayout(self.budget_row)
+        budget_row.setContentsMargins(0, 0, 0, 0)
+        budget_row.addWidget(QLabel("warn at $"))
+        budget_row.addWidget(self.budget_soft)
+        budget_row.addSpacing(6)
+        budget_row.addWidget(QLabel("/ stop at $"))
+        budget_row.addWidget(self.budget_hard)
+        budget_row.addStretch(1)
+        self.budget_label = QLabel("Budget")
+        model_form.addRow(self.budget_label, self.budget_row)
+        timeout_row = QHBoxLayout()
+        timeout_row.addWidget(self.timeout)
+        timeout_row.addStretch(1)
+        model_form.addRow("Timeout", timeout_row)
 
         self.harness_box = QWidget()
         harness = QFormLayout(self.harness_box)
@@ -145,6 +286,7 @@ class SeatEditor(QGroupBox):
         invalid_row.addWidget(self.fallback)
         invalid_row.addStretch(1)
         harness.addRow("Invalid answer", invalid_row)
+        harness.addRow("Estimate", self.estimate)
 
         layout = QVBoxLayout(self)
         layout.setSpacing(6)
@@ -155,6 +297,17 @@ class SeatEditor(QGroupBox):
         self.player.currentIndexChanged.connect(self._sync)
         self.provider.currentIndexChanged.connect(self._provider_changed)
         self.thinking.toggled.connect(self.budget.setEnabled)
+        # The estimate follows every field it depends on, as the person types.
+        for signal in (
+            self.player.currentIndexChanged,
+            self.provider.currentIndexChanged,
+            self.model_name.textChanged,
+            self.perception.currentIndexChanged,
+            self.reflection.toggled,
+            self.thinking.toggled,
+            self.budget.valueChanged,
+        ):
+            signal.connect(self.update_estimate)
         self._sync()
 
     def _provider_changed(self) -> None:
@@ -170,6 +323,16 @@ class SeatEditor(QGroupBox):
         local = self.provider.currentData() == "local"
         self.base_url.setVisible(local)
         self.base_url_label.setVisible(local)
+        # A local server costs nothing, so there is nothing to cap.
+        self.budget_row.setVisible(not local)
+        self.budget_label.setVisible(not local)
+        self.update_estimate()
+
+    def update_estimate(self, *_args: Any) -> None:
+        """Refresh the one-line cost estimate for the current choice."""
+        text, tip = estimate_text(self.spec(), self.options(), self._decisions())
+        self.estimate.setText(text)
+        self.estimate.setToolTip(tip)
 
     def set_choice(self, spec: str, options: dict[str, Any] | None = None) -> None:
         """Preselect a player spec (``human``, a bot, ``sim``, ``openai:MODEL``...)."""
@@ -198,6 +361,11 @@ class SeatEditor(QGroupBox):
             self.budget.setValue(int(options["thinking_budget"]))
         if isinstance(options.get("temperature"), (int, float)):
             self.temperature.setValue(float(options["temperature"]))
+        for field, key in ((self.budget_soft, "budget_soft_usd"), (self.budget_hard, "budget_hard_usd")):
+            value = options.get(key)
+            field.setText(f"{float(value):g}" if isinstance(value, (int, float)) and value > 0 else "")
+        if isinstance(options.get("timeout_s"), (int, float)):
+            self.timeout.setValue(round(float(options["timeout_s"])))
         self._sync()
 
     def spec(self) -> str:
@@ -225,6 +393,13 @@ class SeatEditor(QGroupBox):
             opts["thinking_budget"] = self.budget.value()
         if self.temperature.value() >= 0:
             opts["temperature"] = round(self.temperature.value(), 2)
+        if self.player.currentData() == MODEL:
+            opts["timeout_s"] = float(self.timeout.value())
+            if self.provider.currentData() in PAID_PROVIDERS:
+                for key, field in (("budget_soft_usd", self.budget_soft), ("budget_hard_usd", self.budget_hard)):
+                    value = _usd_or_none(field.text())
+                    if value is not None:
+                        opts[key] = value
         return opts
 
     def setup(self) -> SeatSetup:
@@ -294,6 +469,7 @@ class NewGameDialog(QDialog):
         layout.addWidget(self.buttons)
 
         self.game.currentIndexChanged.connect(lambda _i: self._rebuild_seats())
+        self.max_steps.valueChanged.connect(self._update_estimates)
         if previous is not None:
             index = self.game.findData(previous.game_id)
             if index >= 0:
@@ -310,7 +486,7 @@ class NewGameDialog(QDialog):
         game_id = self.game.currentData()
         game = engine.make(game_id)
         for seat, info in enumerate(game.seats):
-            editor = SeatEditor(game_id, seat, info.name)
+            editor = SeatEditor(game_id, seat, info.name, decisions=self.decisions_per_seat)
             if previous is not None and previous.game_id == game_id and seat < len(previous.seats):
                 editor.set_choice(previous.seats[seat].spec, previous.seats[seat].options)
             elif game.num_seats == 1:
@@ -320,6 +496,14 @@ class NewGameDialog(QDialog):
             self.seats_layout.addWidget(editor)
             self.seat_editors.append(editor)
         self.seats_layout.addStretch(1)
+
+    def decisions_per_seat(self) -> int:
+        """About how many decisions each seat makes in one game (for the cost estimates)."""
+        return decisions_per_episode(str(self.game.currentData()), self.max_steps.value() or None)
+
+    def _update_estimates(self) -> None:
+        for editor in self.seat_editors:
+            editor.update_estimate()
 
     def setup(self) -> GameSetup:
         """The game described by the dialog's current values."""

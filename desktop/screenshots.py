@@ -54,6 +54,11 @@ async def take(out: Path) -> list[Path]:
         (widget or window).grab().save(str(target))
         saved.append(target)
 
+    # 0. A later launch (the person has played before): the welcome card in the game area.
+    window.show_welcome()
+    await _settle(0.2)
+    shot("00-welcome-idle")
+
     # 1. First launch: the simulated model plays with every pane filled, streaming live.
     window.start_demo(latency=0.01, delay=0.4)
     await _until(lambda: c.count >= 3 and c.busy)
@@ -125,6 +130,23 @@ async def take(out: Path) -> list[Path]:
     dialog.show()
     await _settle(0.2)
     shot("05-new-game-dialog", dialog)
+    dialog.close()
+
+    # 5b. A paid model seat: budget caps, timeout and the live pre-run cost estimate.
+    dialog = NewGameDialog(
+        window,
+        previous=GameSetup(
+            "tictactoe",
+            [
+                SeatSetup("openai:gpt-4.1-mini", {"perception": "both", "budget_soft_usd": 0.5,
+                                                  "budget_hard_usd": 2, "timeout_s": 60}),
+                SeatSetup("minimax"),
+            ],
+        ),
+    )
+    dialog.show()
+    await _settle(0.2)
+    shot("05b-new-game-model-cost", dialog)
     dialog.close()
 
     # 6. The session browser, and the question before a session is deleted.

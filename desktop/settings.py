@@ -140,6 +140,21 @@ class AppSettings:
     def set_window_state(self, data: QByteArray, window: str = "main") -> None:
         self.set_value(f"window/{window}_state", data)
 
+    # ------------------------------------------------------------------ first launch
+
+    @property
+    def demo_done(self) -> bool:
+        """Whether the person has started a game of their own or opened a session (then the app no
+        longer plays the demo on launch)."""
+        value = self._qs.value("app/demo_done", False)
+        if isinstance(value, str):
+            return value.strip().lower() in ("1", "true", "yes", "on")
+        return bool(value)
+
+    @demo_done.setter
+    def demo_done(self, done: bool) -> None:
+        self.set_value("app/demo_done", bool(done))
+
     # ------------------------------------------------------------------ games and players
 
     @property

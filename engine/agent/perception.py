@@ -6,12 +6,18 @@ one, otherwise a listing built here for grid states (2048's ``board``, tic-tac-t
 image is the PNG the match's renderer draws (``Observation.render``), i.e. the very picture on screen.
 When an image is asked for but no renderer is available (a headless run without Qt), perception falls
 back to text and says why, so the session never pretends an image was sent.
+
+Drawing and PNG-encoding the board takes ~10 ms, which on the app's event loop is a visible stall per
+decision (and eight at once with eight games). The harness therefore uses :meth:`Perception.aperceive`,
+which draws in a worker thread (``asyncio.to_thread``); :meth:`Perception.perceive` stays for callers
+without a loop. Both produce the same :class:`Percept`, so the recorded events do not change.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core import State
@@ -104,18 +110,35 @@ class Perception:
         text = state_text(obs.state, obs.seat)
         if self.mode == "text":
             return Percept(text, None, "text", "text")
-        image: bytes | None = None
-        note = ""
-        if obs.render is None:
-            note = "no board renderer in this run (headless); sent the text view instead of an image"
-        else:
-            try:
-                image = obs.render(obs.state)
-            except Exception as exc:  # a failed drawing must not cost the model its turn
-                note = f"rendering the board failed ({type(exc).__name__}: {exc}); sent the text view instead"
+        image, note = _draw(obs.render, obs.state)
+        return self._percept(text, image, note)
+
+    async def aperceive(self, obs: Observation) -> Percept:
+        """Like :meth:`perceive`, but the board is drawn in a worker thread so the loop keeps running.
+
+        States are immutable and renderers keep no per-call state, so drawing from a thread is safe;
+        the caller makes sure the renderer's fonts were registered on the GUI thread beforehand.
+        """
+        text = state_text(obs.state, obs.seat)
+        if self.mode == "text":
+            return Percept(text, None, "text", "text")
+        image, note = await asyncio.to_thread(_draw, obs.render, obs.state)
+        return self._percept(text, image, note)
+
+    def _percept(self, text: str, image: bytes | None, note: str) -> Percept:
         if image is None:
             return Percept(text, None, self.mode, "text", note)
         if self.mode == "image":
             pointer = "The current board is shown in the attached image."
             return Percept(pointer, image, "image", "image")
         return Percept(text, image, "both", "both")
+
+
+def _draw(render: Callable[[State], bytes] | None, state: State) -> tuple[bytes | None, str]:
+    """The board's PNG (or None) and, when there is none, why."""
+    if render is None:
+        return None, "no board renderer in this run (headless); sent the text view instead of an image"
+    try:
+        return render(state), ""
+    except Exception as exc:  # a failed drawing must not cost the model its turn
+        return None, f"rendering the board failed ({type(exc).__name__}: {exc}); sent the text view instead"

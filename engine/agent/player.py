@@ -214,7 +214,8 @@ class ModelPlayer:
         if self.memory.enabled:
             obs.record(ev.MEMORY, {"entries": [e.to_data() for e in window], "size": self.memory.size})
 
-        percept = self.perception.perceive(obs)
+        # Drawn off the event loop: a PNG encode per decision would otherwise stall the window.
+        percept = await self.perception.aperceive(obs)
         rendered = self.template.render(self._values(obs, percept.text, window, reflection))
         images = (ImagePart(percept.image),) if percept.image is not None else ()
         messages: list[Message] = [Message("system", rendered.system), Message("user", rendered.user, images)]

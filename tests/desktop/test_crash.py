@@ -71,12 +71,14 @@ def test_the_log_file_masks_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-" + "Q" * 40)
     path = setup_logging()
     log = logging.getLogger("playtrace.test")
-    log.warning("calling with key %s", "sk-ant-" + "Q" * 40)
-    for handler in logging.getLogger().handlers:
-        handler.flush()
-    text = path.read_text(encoding="utf-8")
-    assert "calling with key" in text and "Q" * 40 not in text
-    for handler in list(logging.getLogger().handlers):
-        if getattr(handler, "baseFilename", None) == str(path):
+    mine = [h for h in logging.getLogger().handlers if getattr(h, "baseFilename", None) == str(path)]
+    try:
+        log.warning("calling with key %s", "sk-ant-" + "Q" * 40)
+        for handler in mine:
+            handler.flush()
+        text = path.read_text(encoding="utf-8")
+        assert "calling with key" in text and "Q" * 40 not in text
+    finally:
+        for handler in mine:
             logging.getLogger().removeHandler(handler)
             handler.close()
