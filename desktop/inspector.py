@@ -803,7 +803,13 @@ class InspectorPanel(QWidget):
             self._repaint_timer.start()
 
     def set_controls(
-        self, *, model_to_act: bool, busy: bool, pending: Mapping[str, Any] | None, replay: bool
+        self,
+        *,
+        model_to_act: bool,
+        busy: bool,
+        pending: Mapping[str, Any] | None,
+        replay: bool,
+        can_fork: bool = True,
     ) -> None:
         """Enable the buttons that make sense now.
 
@@ -812,6 +818,7 @@ class InspectorPanel(QWidget):
             busy: A model call is running (only Cancel and Take over stay available).
             pending: The held decision ``{"action", "seat", "call", "legal"}`` awaiting Accept/Override.
             replay: The step is in a finished or loaded session (Fork and Re-ask make new branches).
+            can_fork: There is a session step to fork from (not while nothing is open).
         """
         before = self._pending
         self._pending = dict(pending) if pending else None
@@ -824,7 +831,7 @@ class InspectorPanel(QWidget):
         self.take_over_button.setEnabled(
             not replay and (model_to_act or held or busy or self.take_over_button.isChecked())
         )
-        self.fork_button.setEnabled(not busy)
+        self.fork_button.setEnabled(can_fork and not busy)
         self.cancel_button.setEnabled(busy)
         if held:
             assert self._pending is not None

@@ -681,6 +681,7 @@ class MainWindow(QMainWindow):
                 busy=c.busy,
                 pending=pending_info if c.following else None,
                 replay=c.mode != "live" or not live,
+                can_fork=c.mode != "idle",
             )
             if hasattr(self.inspector, "set_taken_over"):
                 self.inspector.set_taken_over(any(c.taken_over(s) for s in c.model_seats()))

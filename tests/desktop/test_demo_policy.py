@@ -51,6 +51,8 @@ def test_idle_window_shows_the_welcome_card(window: Any, qtbot: Any, run: Any) -
     assert texts == ["New game (Ctrl+N)", "Open session (Ctrl+O)", "Play the demo"]
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     assert "Play the demo" in [a.text() for a in help_menu.actions()]
+    window.refresh()
+    assert not window.inspector.fork_button.isEnabled()  # nothing to fork from yet
 
     async def scenario() -> None:
         qtbot.mouseClick(window.welcome.demo_button, Qt.MouseButton.LeftButton)
