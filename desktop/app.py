@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
+from PySide6.QtCore import QObject, Signal  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop import theme  # noqa: E402
@@ -61,6 +63,27 @@ def want_demo(no_demo_flag: bool, *, force: bool = False, demo_done: bool = Fals
     return env not in ("1", "true", "yes", "on") and not demo_done
 
 
+class _ProblemRelay(QObject):
+    """Carries a crash summary to the GUI thread (a worker thread must never touch widgets)."""
+
+    problem = Signal(str)
+
+
+def crash_callback(report_problem: Callable[[str], None], parent: QObject) -> Callable[[Path, str], None]:
+    """A :class:`~desktop.crash.CrashReporter` callback that shows the problem through ``report_problem``.
+
+    Exceptions from other threads are reported on those threads; the message is queued to the GUI
+    thread (the relay lives there), so the status bar is only ever updated where Qt allows it.
+    """
+    relay = _ProblemRelay(parent)
+    relay.problem.connect(report_problem)
+
+    def on_crash(path: Path, summary: str) -> None:
+        relay.problem.emit(f"Something went wrong: {summary} (report: {path})")
+
+    return on_crash
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the main window and run until it is closed; returns the exit code."""
     import qasync
@@ -72,6 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, _unknown = build_parser().parse_known_args(sys.argv[1:] if argv is None else list(argv))
     setup_logging()
     app = create_app()
+    # Qt objects must die on the GUI thread: collect cycles on a GUI-thread timer, never in whichever
+    # worker thread (session sync, asyncio.to_thread) Python's collector would otherwise pick.
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+
+    collector = GarbageCollector(interval=1.0)
     # The window's close ends the main coroutine (which shuts the session down cleanly) rather than
     # Qt quitting the loop under asyncio's feet.
     app.setQuitOnLastWindowClosed(False)
@@ -79,9 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.resize(1280, 800)
     window.show()
     # An unexpected error ends the action that raised it, never the app or the session being recorded.
-    reporter = CrashReporter(
-        lambda path, summary: window.report_problem(f"Something went wrong: {summary} (report: {path})")
-    )
+    reporter = CrashReporter(crash_callback(window.report_problem, window))
     reporter.install()
 
     async def run() -> None:
@@ -101,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         qasync.run(run())
     except KeyboardInterrupt:
         return 130
+    finally:
+        collector.timer.stop()
+        gc.enable()
     return 0
 
 
