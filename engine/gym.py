@@ -32,8 +32,10 @@ ENV_IDS: dict[str, str] = {"playtrace/2048-v0": "2048"}
 
 def _board_space(game: Game) -> spaces.Space[Any]:
     size = int(getattr(game, "size", 4))
-    # The largest tile a board of n*n cells can hold is 2**(n*n + 1) (131072 on 4x4).
-    return spaces.Box(low=0, high=2 ** (size * size + 1), shape=(size, size), dtype=np.int64)
+    # The largest tile a board of n*n cells can hold is 2**(n*n + 1) (131072 on 4x4). From 8x8 on
+    # that exceeds int64 (Box would refuse it), and no tile that large can be reached in practice.
+    high = min(2 ** (size * size + 1), int(np.iinfo(np.int64).max))
+    return spaces.Box(low=0, high=high, shape=(size, size), dtype=np.int64)
 
 
 def _board_obs(state: State) -> np.ndarray:
@@ -100,6 +102,9 @@ class PlayTraceEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RuntimeError("call reset() before step()")
         if self.state.is_over:
             raise RuntimeError("the episode is over; call reset()")
+        if not self.action_space.contains(action):
+            # Indexing the action list directly would turn -1 into the last action without a word.
+            raise ValueError(f"{action!r} is not an action of {self.action_space}")
         name = self.actions[int(action)]
         before = self.state
         illegal = name not in before.legal_actions()

@@ -12,6 +12,7 @@ hook lets the app hold a model's decision for Accept / Override / Re-ask before 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -66,6 +67,9 @@ class Pacer:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MatchResult:
+    """How a match ended; ``steps`` counts the actions this match applied (a fork's inherited
+    history excluded), as its session records them."""
+
     status: str  # "completed" | "max_steps" | "forfeit" | "aborted" | "error"
     steps: int
     scores: tuple[float, ...]
@@ -97,6 +101,9 @@ class Match:
         self.seed = seed
         self.state: State = state if state is not None else game.initial_state(seed=seed)
         self.history: list[StepRecord] = list(history)
+        # A fork starts with the original's history; the session it records holds only the steps
+        # played from here, so that is what ``steps`` reports (the reader counts the same way).
+        self._base_steps = len(self.history)
         self.max_steps = max_steps
         self.pacer = pacer or Pacer()
         self.review = review
@@ -112,8 +119,17 @@ class Match:
         self._listeners.append(listener)
 
     def emit(self, event: Event) -> None:
+        """Hand ``event`` to every listener; a failing listener (a session writer on a full disk)
+        does not keep the event from the others, and its error is raised once all have had it."""
+        error: Exception | None = None
         for listener in list(self._listeners):
-            listener(event)
+            try:
+                listener(event)
+            except Exception as exc:
+                if error is None:
+                    error = exc
+        if error is not None:
+            raise error
 
     def _emit(self, type_: str, data: dict[str, Any], *, seat: Seat | None = None) -> None:
         self.emit(Event(type_, data, step=self.state.step, seat=seat))
@@ -177,11 +193,17 @@ class Match:
                     status = "forfeit"
                     break
         except asyncio.CancelledError:
-            self._finish("aborted")
+            # A listener failing here must not turn the cancellation into another error.
+            with contextlib.suppress(Exception):
+                self._finish("aborted")
             raise
         except Exception as exc:  # a bug in a game or player: record it, keep what was played
-            self._emit(ev.ERROR, {"message": f"{type(exc).__name__}: {exc}", "where": "match"})
-            self._finish("error")
+            # The original error is the one to raise, even when a listener (the writer whose failure
+            # this may be) fails again on these last events; the other listeners still get them.
+            with contextlib.suppress(Exception):
+                self._emit(ev.ERROR, {"message": f"{type(exc).__name__}: {exc}", "where": "match"})
+            with contextlib.suppress(Exception):
+                self._finish("error")
             raise
         return self._finish(status)
 
@@ -192,7 +214,16 @@ class Match:
         self._emit(ev.TURN_STARTED, {"seats": list(seats), "legal": {str(s): state.legal_actions(s) for s in seats}})
         if any(self.players[s].kind != HUMAN for s in seats):
             await self.pacer.wait()
-        decisions = await asyncio.gather(*(self._decide(s) for s in seats))
+        tasks = [asyncio.ensure_future(self._decide(s)) for s in seats]
+        try:
+            decisions = await asyncio.gather(*tasks)
+        except Exception:
+            # One seat failed: gather leaves the others running, and they would go on recording
+            # (model calls, decisions) after the session is finished. Stop them first.
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         actions: dict[Seat, Action] = {}
         for seat, decision in zip(seats, decisions, strict=True):
             if decision.forfeit or decision.action is None:
@@ -245,9 +276,10 @@ class Match:
         winner = self.state.winner
         if status == "forfeit" and self._forfeit_seat is not None and self.game.num_seats == 2:
             winner = 1 - self._forfeit_seat
-        self.result = MatchResult(status, len(self.history), tuple(self.state.scores), winner, self.state)
+        steps = len(self.history) - self._base_steps
+        self.result = MatchResult(status, steps, tuple(self.state.scores), winner, self.state)
         self._emit(
             ev.SESSION_FINISHED,
-            {"status": status, "scores": list(self.state.scores), "winner": winner, "steps": len(self.history)},
+            {"status": status, "scores": list(self.state.scores), "winner": winner, "steps": steps},
         )
         return self.result

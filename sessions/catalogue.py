@@ -122,7 +122,11 @@ class Catalogue:
                 except (KeyError, TypeError, ValueError):
                     summary = None
             if summary is None:
-                summary = self._read(folder)
+                try:
+                    summary = self._read(folder)
+                except Exception as exc:  # a manifest of the wrong shape must not hide every other session
+                    self._skip(folder, f"its manifest.json could not be read ({type(exc).__name__}: {exc})")
+                    summary = None
             if summary is None:
                 continue
             out.append(summary)

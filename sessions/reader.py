@@ -187,7 +187,8 @@ class Session:
         else:
             scores = self.manifest.get("scores")
         winner = _int_or_none(fin.get("winner")) if fin is not None else _int_or_none(self.manifest.get("winner"))
-        players = [p for p in self.manifest.get("players") or [] if isinstance(p, dict)]
+        listed = self.manifest.get("players")
+        players = [p for p in listed if isinstance(p, dict)] if isinstance(listed, list) else []
         summary = {
             "id": self.id,
             "game": self.game_id,
@@ -266,8 +267,9 @@ def read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
 
 def _read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
     try:
-        # Invalid UTF-8 (a torn multi-byte character) must not make the whole log unreadable.
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        # Invalid UTF-8 (a torn multi-byte character) must not make the whole log unreadable, nor a
+        # byte-order mark left by an editor that re-saved the file cost the session_started line.
+        text = path.read_bytes().decode("utf-8-sig", errors="replace")
     except OSError as exc:
         warnings.append(f"events.jsonl could not be read ({exc.strerror or exc})")
         return []

@@ -55,6 +55,10 @@ _VALUE_PATTERNS: Final = (
 )
 _VALUE_RE: Final = re.compile("|".join(f"(?:{p})" for p in _VALUE_PATTERNS))
 
+# The password in a URL's user-info ("http://user:pass@host": a local server behind basic auth, whose
+# URL ends up in player specs and error messages); the user name and the host stay readable.
+_URL_PASSWORD_RE: Final = re.compile(r"(?<=://)([^/\s:@]+:)[^/\s@]+(?=@)")
+
 _CAMEL_RE: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NON_ALNUM_RE: Final = re.compile(r"[^a-z0-9]+")
 
@@ -90,6 +94,28 @@ def _env_secrets() -> set[str]:
     return {v for k, v in os.environ.items() if len(v) >= 8 and is_secret_key(k)}
 
 
+def _provider_registry() -> Any:
+    """The set of keys :mod:`engine.llm.keys` has been handed (every model client registers the key it
+    sends), or ``None``. Read, never written: it only tells when :func:`_provider_secrets` is stale."""
+    try:
+        from engine.llm import keys
+    except ImportError:  # pragma: no cover - the engine always ships its key module
+        return None
+    return getattr(keys, "_registered", None)
+
+
+def _provider_secrets() -> set[str]:
+    """Every key the model providers know: keys given to a client, typed in the app or kept in the key
+    store, and the SDKs' variables. A local server's key looks like nothing in particular, so only
+    its value can be masked; the providers keep their own registry, which the writer must honour."""
+    try:
+        from engine.llm import keys
+
+        return set(keys._known_secrets())
+    except Exception:  # a broken key store must not stop a session from being written
+        return set()
+
+
 def _looks_like_environment(m: Mapping[Any, Any]) -> bool:
     if m is os.environ:
         return True
@@ -107,7 +133,14 @@ class Redactor:
 
     def __init__(self, on_bytes: Callable[[bytes], str] | None = None) -> None:
         self._on_bytes = on_bytes
-        self._literals = sorted(_env_secrets() | _registered, key=len, reverse=True)
+        self._provider_count = -1
+        self._refresh()
+
+    def _refresh(self) -> None:
+        registry = _provider_registry()
+        self._provider_count = len(registry) if registry is not None else 0
+        literals = _env_secrets() | _registered | _provider_secrets()
+        self._literals = sorted(literals, key=len, reverse=True)
 
     def text(self, s: str) -> str:
         """Mask key-shaped parts and known secret values of ``s``."""
@@ -117,12 +150,17 @@ class Redactor:
         for lit in _registered:  # values registered after this redactor was made
             if lit in s:
                 s = s.replace(lit, MASK)
+        if "://" in s:
+            s = _URL_PASSWORD_RE.sub(r"\1" + MASK, s)
         if _VALUE_RE.search(s) is None:
             return s
         return _VALUE_RE.sub(MASK, s)
 
     def __call__(self, value: Any) -> Any:
         """A JSON-compatible copy of ``value`` with secrets removed."""
+        registry = _provider_registry()
+        if registry is not None and len(registry) != self._provider_count:
+            self._refresh()  # a model client was made (and its key registered) after this redactor
         return self._walk(value)
 
     def _walk(self, v: Any) -> Any:

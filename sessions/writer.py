@@ -54,6 +54,12 @@ class MatchLike(Protocol):
 _FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.SESSION_FINISHED})
 
 
+# A lone surrogate (half of an emoji from a torn model stream) cannot be encoded as UTF-8 and would
+# fail the whole write. It only ever occurs inside a JSON string, where "\\udXXX" is the JSON escape
+# of the very same character, so writing it that way keeps the line valid and the text unchanged.
+_JSON_ERRORS = "backslashreplace"
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -76,7 +82,7 @@ def atomic_write_json(path: Path, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` so that readers see the old file or the new one, never half."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8", errors=_JSON_ERRORS, newline="\n") as fh:
             json.dump(data, fh, ensure_ascii=False, indent=2)
             fh.write("\n")
             fh.flush()
@@ -155,7 +161,9 @@ class SessionWriter:
         self._attachments = path / schema.ATTACHMENTS_DIR
         self._known_attachments: set[str] = set()
         self._redact = Redactor(on_bytes=lambda data: self.add_attachment(data, ".bin"))
-        self._fh: IO[str] = open(path / schema.EVENTS_FILE, "a", encoding="utf-8", newline="\n")
+        self._fh: IO[str] = open(
+            path / schema.EVENTS_FILE, "a", encoding="utf-8", errors=_JSON_ERRORS, newline="\n"
+        )
         self._sync = _SyncWorker() if fsync else None
         # Lets readers tell a session still being recorded from one whose process died.
         self._lock = WriterLock(path)
@@ -222,7 +230,11 @@ class SessionWriter:
             extra=extra,
         )
         writer = cls(path, manifest, fsync=fsync)
-        writer._write_manifest()
+        try:
+            writer._write_manifest()
+        except BaseException:
+            writer._release()  # a full disk must not also leak the log file, the sync thread and the lock
+            raise
         if fsync:
             _fsync_dir(root)
         return writer
@@ -403,12 +415,16 @@ class SessionWriter:
             if status is not None or self.manifest.get("status") != final:
                 self._write_summary(final)
         finally:
-            self._closed = True
-            if self._sync is not None:
-                self._sync.submit(lambda: os.fsync(self._fh.fileno()))
-                self._sync.close()  # the last sync runs before the file is closed
-            self._fh.close()
-            self._lock.release()
+            self._release()
+
+    def _release(self) -> None:
+        """Close the event log, stop the sync thread and drop the writer lock."""
+        self._closed = True
+        if self._sync is not None:
+            self._sync.submit(lambda: os.fsync(self._fh.fileno()))
+            self._sync.close()  # the last sync runs before the file is closed
+        self._fh.close()
+        self._lock.release()
 
     def __enter__(self) -> SessionWriter:
         return self

@@ -57,7 +57,8 @@ class Memory:
         if not self.enabled:
             return []
         entries = []
-        for record in list(history)[-self.size :]:
+        # Only the tail is read: copying the whole history every turn is quadratic over an episode.
+        for record in (history[i] for i in range(max(0, len(history) - self.size), len(history))):
             acted = sorted(record.actions)
             if game.num_seats > 1 and not game.simultaneous:
                 by = ", ".join(_seat_name(game, s) for s in acted)

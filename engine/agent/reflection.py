@@ -33,9 +33,13 @@ class ReflectionPrompt:
 
 def since_last_move(obs: Observation) -> list[StepRecord]:
     """The steps from the player's own last move to now (empty before its first move)."""
-    history = list(obs.history)
-    mine = [i for i, rec in enumerate(history) if obs.seat in rec.actions]
-    return history[mine[-1] :] if mine else []
+    history = obs.history
+    # Search from the end: the player's last move is near it, and copying or scanning the whole
+    # history at every decision would make a long episode quadratic.
+    for i in range(len(history) - 1, -1, -1):
+        if obs.seat in history[i].actions:
+            return [history[j] for j in range(i, len(history))]
+    return []
 
 
 def build_prompt(

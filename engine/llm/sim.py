@@ -452,9 +452,11 @@ class SimClient:
 
 
 def _since_own_move(ctx: SimContext) -> list[Any]:
-    history = list(ctx.history)
-    mine = [i for i, rec in enumerate(history) if ctx.seat in rec.actions]
-    return history[mine[-1] :] if mine else history[-1:]
+    history = ctx.history
+    for i in range(len(history) - 1, -1, -1):  # from the end: no full scan per decision
+        if ctx.seat in history[i].actions:
+            return [history[j] for j in range(i, len(history))]
+    return [history[-1]] if history else []
 
 
 def _chunks(text: str) -> list[str]:

@@ -246,3 +246,47 @@ def test_sim_reflects_in_under_100_words() -> None:
     request = Request("sim", (Message("user", "reflect"),), purpose="reflection")
     completion = asyncio.run(client.complete(request))
     assert "left" in completion.content and 5 < len(completion.content.split()) < 100
+
+
+class _CountingHistory(tuple):  # type: ignore[type-arg]
+    """A history that counts how many records are read from it."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        item = super().__getitem__(index)
+        type(self).reads += len(item) if isinstance(index, slice) else 1
+        return item
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+
+def test_memory_and_reflection_read_only_the_tail_of_a_long_history() -> None:
+    # Reading the whole history at every decision makes a 10,000-step episode quadratic.
+    from engine.agent.reflection import since_last_move
+    from engine.llm.sim import _since_own_move
+
+    game = engine.make("tictactoe")
+    state = game.initial_state()
+    records = [StepRecord(i, state, {i % 2: "(0,0)"}, (0.0, 0.0), state) for i in range(10_000)]
+    history = _CountingHistory(records)
+    obs = Observation(game, state, 0, ("(0,0)",), history)
+
+    _CountingHistory.reads = 0
+    recent = since_last_move(obs)
+    assert [r.step for r in recent] == [9998, 9999]
+    assert _CountingHistory.reads < 10
+
+    _CountingHistory.reads = 0
+    window = Memory(10).window(game, history, 0)
+    assert [e.step for e in window] == list(range(9990, 10_000))
+    assert _CountingHistory.reads <= 10
+
+    _CountingHistory.reads = 0
+    own = _since_own_move(SimContext(game, state, 1, history))
+    assert [r.step for r in own] == [9999]
+    assert _CountingHistory.reads < 10
+    assert since_last_move(Observation(game, state, 0, ("(0,0)",), ())) == []
+    assert _since_own_move(SimContext(game, state, 0, ())) == []

@@ -91,3 +91,21 @@ def test_options_and_errors() -> None:
         PlayTraceEnv("2048", render_mode="human")
     with pytest.raises(RuntimeError):
         PlayTraceEnv("2048").step(0)
+
+
+def test_largest_board_builds_an_observation_space() -> None:
+    # size 8 is a valid 2048 option; its theoretical top tile (2**65) does not fit int64.
+    env = PlayTraceEnv(size=8)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (8, 8) and env.observation_space.contains(obs)
+
+
+def test_out_of_range_actions_are_refused() -> None:
+    env = PlayTraceEnv()
+    env.reset(seed=0)
+    for bad in (-1, 4):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    assert env.state is not None and env.state.step == 0
+    env.step(np.int64(2))
+    assert env.state.step == 1

@@ -245,3 +245,116 @@ def test_review_can_override_a_bot_decision() -> None:
     run(match.run)
     first = [e for e in events if e.type == ev.ACTION_APPLIED][0]
     assert first.data["actions"] == {"0": "(2,2)"}
+
+
+def test_fork_reports_only_the_steps_it_played() -> None:
+    # A fork starts with the original's history; its session holds only the steps played after it,
+    # so session_finished / MatchResult must count those (the session reader counts the same way).
+    game = engine.make("tictactoe")
+    players = [make_player("random", game, seed=0), make_player("random", game, seed=1)]
+    original = Match(game, players, max_steps=2)
+    run(original.run)
+    fork = Match(game, players, state=original.state, history=original.history)
+    events = collect(fork)
+    result = run(fork.run)
+    applied = [e for e in events if e.type == ev.ACTION_APPLIED]
+    assert len(fork.history) == 2 + len(applied)
+    assert result.steps == len(applied) == events[-1].data["steps"]
+
+
+class Crasher:
+    kind = BOT
+    spec = "crasher"
+    label = "Crasher"
+
+    async def act(self, observation: Observation) -> Decision:
+        raise RuntimeError("player bug")
+
+
+def test_failing_listener_does_not_starve_the_others() -> None:
+    # A listener that fails (a session writer on a full disk) must not keep the error and the
+    # session_finished events from the other listeners, and the match still ends with a result.
+    game = engine.make("tictactoe")
+    match = Match(game, [make_player("random", game, seed=0), make_player("random", game, seed=1)])
+
+    def broken(event: Event) -> None:
+        if event.type == ev.ACTION_APPLIED:
+            raise OSError(28, "No space left on device")
+
+    match.subscribe(broken)
+    events = collect(match)
+    with pytest.raises(OSError):
+        run(match.run)
+    assert ev.ACTION_APPLIED in types(events)
+    assert types(events)[-2:] == [ev.ERROR, ev.SESSION_FINISHED]
+    assert events[-1].data["status"] == "error"
+    assert match.result is not None and match.result.status == "error"
+
+
+def _simultaneous_game() -> engine.Game:
+    """A two-seat simultaneous game for the loop's tests: both seats pick "a" or "b", three rounds."""
+    import dataclasses as dc
+
+    from engine.core import Game, State, seats_of
+
+    @dc.dataclass(frozen=True)
+    class S(State):
+        game_id = "both"
+        n: int = 0
+
+        @property
+        def to_act(self) -> tuple[int, ...]:
+            return () if self.n >= 3 else (0, 1)
+
+        @property
+        def step(self) -> int:
+            return self.n
+
+        def legal_actions(self, seat: int | None = None) -> list[str]:
+            return [] if self.is_over else ["a", "b"]
+
+        def apply(self, action: object) -> S:
+            return S(self.n + 1)
+
+        @property
+        def scores(self) -> tuple[float, ...]:
+            return (0.0, 0.0)
+
+        def text(self, seat: int | None = None) -> str:
+            return str(self.n)
+
+        def to_json(self) -> dict[str, object]:
+            return {"n": self.n}
+
+    class G(Game):
+        id = "both"
+        title = "Both"
+        seats = seats_of(["A", "B"])
+        simultaneous = True
+
+        def initial_state(self, seed: int | None = None) -> S:
+            return S()
+
+        def state_from_json(self, data: dict[str, object]) -> S:
+            return S(int(data["n"]))  # type: ignore[call-overload]
+
+    return G()
+
+
+def test_simultaneous_failure_stops_the_other_seat() -> None:
+    # When one seat's player fails, the other seat's pending decision is cancelled before the
+    # session is finished, instead of running on and recording into a finished session.
+    game = _simultaneous_game()
+    human = HumanPlayer()
+    match = Match(game, [human, Crasher()])
+    events = collect(match)
+
+    async def scenario() -> None:
+        with pytest.raises(RuntimeError):
+            await match.run()
+        # Checked inside the loop: asyncio.run would cancel any leftover task on its way out.
+        assert human._future is not None and human._future.cancelled()
+        assert human.waiting is None
+
+    run(scenario)
+    assert events[-1].type == ev.SESSION_FINISHED and events[-1].data["status"] == "error"

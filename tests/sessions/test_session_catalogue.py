@@ -106,3 +106,22 @@ def test_thousands_of_sessions_list_quickly(root: Path) -> None:
 def test_missing_root_is_empty(tmp_path: Path) -> None:
     cat = Catalogue(tmp_path / "nothing-here")
     assert cat.list() == [] and cat.warnings == []
+
+
+def test_a_manifest_of_the_wrong_shape_does_not_hide_the_others(root: Path) -> None:
+    # One hand-edited or corrupted manifest (players is not a list) must be skipped with a warning,
+    # not make the whole listing fail; opening it directly still works.
+    from sessions import load_session
+
+    good = record_match(root, "2048", [5], seed=5)
+    bad = root / "20260101-000000_2048_beef"
+    bad.mkdir()
+    (bad / "manifest.json").write_text(
+        json.dumps({"format": "playtrace-session", "schema_version": 1, "id": bad.name, "game": "2048",
+                    "status": "completed", "players": 5}),
+        "utf-8",
+    )
+    catalogue = Catalogue(root, use_index=False)
+    assert [s.path for s in catalogue.list()] == [good]
+    assert any(bad.name in w for w in catalogue.warnings)
+    assert load_session(bad).summary()["players"] == []

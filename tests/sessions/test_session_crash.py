@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import engine
 from sessions import Catalogue, load_session
 
@@ -87,3 +89,25 @@ def test_sigkill_mid_game_keeps_every_completed_step(root: Path) -> None:
     # The browser lists it as interrupted too (the dead process holds no lock).
     (summary,) = Catalogue(root).list()
     assert summary.status == "interrupted" and summary.steps == session.num_steps
+
+
+def test_a_failed_manifest_write_releases_the_writer(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a full disk the first manifest write fails; the half-made writer must not keep its sync
+    # thread, its log file and its lock (the folder would look "still being recorded" for ever).
+    import threading
+
+    from sessions import SessionWriter
+    from sessions import writer as writer_module
+    from sessions._lock import is_being_written
+
+    def full_disk(path: Path, data: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(writer_module, "atomic_write_json", full_disk)
+    before = {t for t in threading.enumerate() if t.name == "playtrace-session-sync"}
+    with pytest.raises(OSError):
+        SessionWriter.create(root, game="2048", players=[], seed=1, options={})
+    after = {t for t in threading.enumerate() if t.name == "playtrace-session-sync"}
+    assert after == before
+    (folder,) = [p for p in root.iterdir() if p.is_dir()]
+    assert not is_being_written(folder)

@@ -11,7 +11,7 @@ import pytest
 from engine.events import Event
 from sessions import SessionError, SessionWriter, load_session
 
-from session_helpers import start_event, step_events, write_synthetic
+from session_helpers import record_match, start_event, step_events, write_synthetic
 
 
 def test_torn_last_line_is_skipped_with_a_warning(root: Path) -> None:
@@ -155,3 +155,16 @@ def test_state_seek_uses_the_index(root: Path) -> None:
     assert [session.state_json_at(k)["n"] for k in (0, 1, 25, 50)] == [0, 1, 25, 50]
     assert session.steps[10] is session.events_for_step(10)[-1]
     assert len(step_events(0)) == 3  # the helper's step layout the index relies on
+
+
+def test_byte_order_mark_from_an_editor_is_ignored(root: Path) -> None:
+    # Re-saving events.jsonl in an editor that writes a UTF-8 BOM must not cost the first line
+    # (session_started, and with it the initial state).
+    path = record_match(root, "tictactoe", [1, 2])
+    events = path / "events.jsonl"
+    clean = load_session(path)
+    events.write_bytes(b"\xef\xbb\xbf" + events.read_bytes())
+    session = load_session(path)
+    assert session.warnings == clean.warnings
+    assert session.events == clean.events
+    assert session.state_json_at(0) == clean.state_json_at(0)

@@ -108,3 +108,48 @@ def test_ordinary_text_is_left_alone() -> None:
     text = "sk-learn is a library; the flag bearer moves up; tokens used: 12"
     assert redact({"t": text}) == {"t": text}
     assert json.dumps(redact({"n": (1, 2.5, None, True)})) == '{"n": [1, 2.5, null, true]}'
+
+
+def test_url_passwords_are_masked(root: Path) -> None:
+    # A local server behind basic auth is reached as http://user:pass@host; that URL is part of the
+    # player spec and of connection errors, so it reaches the manifest and the event log.
+    spec = "local:llama3@http://admin:s3cret-pass-42@10.0.0.2:8080/v1"
+    writer = SessionWriter.create(
+        root, game="fake", players=[{"seat": 0, "spec": spec, "label": "llama3", "kind": "model"}],
+        seed=1, options={}, harness={"0": {"spec": spec}},
+    )
+    writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"cannot connect to {spec.split('@', 1)[1]}",
+                                               "kind": "connection"}, step=0, seat=0, call=1))
+    writer.close("error")
+    assert b"s3cret-pass-42" not in _all_bytes(writer.path)
+    session = load_session(writer.path)
+    assert session.manifest["players"][0]["spec"] == f"local:llama3@http://admin:{MASK}@10.0.0.2:8080/v1"
+    assert session.events[0]["data"]["error"] == f"cannot connect to http://admin:{MASK}@10.0.0.2:8080/v1"
+    plain = "see http://localhost:8000/v1 or mail me@example.org"
+    assert redact({"t": plain}) == {"t": plain}
+
+
+def test_keys_known_to_the_model_providers_never_reach_disk(root: Path) -> None:
+    # Every model client registers the key it sends with engine.llm.keys; a local server's key looks
+    # like nothing in particular, so only its value can be masked, and the writer must know it,
+    # whether the client was made before the writer or after it (a player seated mid-session).
+    from engine.llm import keys
+
+    early, late = "local-server-key-early-1234", "local-server-key-late-5678"
+    keys.register_secret(early)
+    try:
+        writer = SessionWriter.create(root, game="fake", players=[], seed=None, options={},
+                                      extra={"note": f"started with {early}"})
+        writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"server echoed {early}", "kind": "auth"},
+                            step=0, seat=0, call=1))
+        keys.register_secret(late)
+        writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"server echoed {late}", "kind": "auth"},
+                            step=0, seat=0, call=2))
+        writer.close("error")
+    finally:
+        keys.forget_secret(early)
+        keys.forget_secret(late)
+    blob = _all_bytes(writer.path)
+    assert early.encode() not in blob and late.encode() not in blob
+    errors = [e["data"]["error"] for e in load_session(writer.path).events]
+    assert errors == [f"server echoed {MASK}", f"server echoed {MASK}"]

@@ -194,3 +194,41 @@ def test_fork_origin_is_recorded_in_the_manifest(root: Path) -> None:
     # Step indices count from the fork point: decision 0 of this session is engine step 4.
     assert [e["type"] for e in session.events_for_step(0)] == ["turn_started", "decision", "action_applied"]
     assert session.state_json_at(1) == {"n": 5}
+
+
+def test_a_recorded_fork_counts_its_own_steps(root: Path) -> None:
+    # A fork is played with the original's history; its manifest, catalogue row and reader must all
+    # agree on the steps the fork itself recorded (no "manifest counts N steps" warning).
+    import asyncio
+
+    from engine.match import Match
+    from engine.players import RandomPlayer
+    from sessions import Catalogue
+
+    game = engine.make("2048")
+    original = Match(game, [RandomPlayer(1)], seed=3, max_steps=5)
+    asyncio.run(original.run())
+    fork = Match(game, [RandomPlayer(2)], seed=3, state=original.state, history=original.history,
+                 max_steps=8, forked_from={"session": "x", "step": 5})
+    writer = SessionWriter.for_match(root, fork)
+    asyncio.run(fork.run())
+    writer.close()
+    session = load_session(writer.path)
+    assert session.num_steps == 3
+    assert session.manifest["steps"] == 3 == session.summary()["steps"]
+    assert not [w for w in session.warnings if "manifest counts" in w]
+    assert [row.steps for row in Catalogue(root).list()] == [3]
+    assert session.state_json_at(0) == original.state.to_json()
+
+
+def test_lone_surrogates_in_model_text_are_written_not_fatal(root: Path) -> None:
+    # A torn stream can leave half of a surrogate pair in a model's text; it cannot be encoded as
+    # UTF-8, and must not fail the write (which would end the match). It is kept as its JSON escape.
+    writer = SessionWriter.create(root, game="fake", players=[], seed=None, options={}, title="t \udc80")
+    writer.append(start_event())
+    writer.append(Event(ev.ANSWER, {"text": "half \ud83d, pair \ud83d\ude00, é"}, step=0, seat=0, call=1))
+    writer.close("completed")
+    session = load_session(writer.path)
+    assert not session.warnings
+    assert session.events[-1]["data"]["text"] == "half \ud83d, pair \U0001f600, é"
+    assert session.manifest["title"] == "t \udc80"
