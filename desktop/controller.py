@@ -60,6 +60,9 @@ MODEL_OPTION_KEYS = (
 
 _ATTACHMENT_NAME = re.compile(r"sha256-[0-9a-f]{16,128}(\.[A-Za-z0-9]{1,10})?")
 
+#: How many recent attachments a live session keeps in memory (older ones are read from disk).
+_BLOB_CACHE = 16
+
 #: Event types that do not start a new step in the model panel while following a live game.
 _PASSIVE_TYPES = frozenset({ev.TURN_STARTED, ev.SESSION_FINISHED, ev.ACTION_APPLIED, ev.PLAYER_CHANGED})
 
@@ -240,9 +243,13 @@ class SteerablePlayer:
                 self.task = None
                 self._ctl._calls_changed()
             self._ctl._call_cancelled(obs)
-            # Wait for the person: Ask / Step / Run tries again, Take over seats them instead.
-            await self._ctl._wait_resume()
             seated = self._ctl.seated(self.seat)
+            if seated is self:
+                # Wait for the person: Ask / Step / Run tries again, Take over seats them instead.
+                await self._ctl._wait_resume()
+                seated = self._ctl.seated(self.seat)
+            # Taken over (the cancel came from Take over, or it happened while waiting): the person
+            # answers this turn at once; nobody would press Ask for a seat that is no longer the model's.
             if seated is not self:
                 return await seated.act(obs)
             obs = self._ctl.new_observation(self.seat)
@@ -283,6 +290,10 @@ class TakeoverHuman(UiHumanPlayer):
         back = asyncio.ensure_future(self._handed_back.wait())
         try:
             done, _ = await asyncio.wait({human, back}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            # asyncio.wait does not cancel what it waits for: a closed game must not leave a turn open.
+            human.cancel()
+            raise
         finally:
             if not back.done():
                 back.cancel()
@@ -294,6 +305,15 @@ class TakeoverHuman(UiHumanPlayer):
         obs = self._ctl.new_observation(observation.seat)
         decision = await self.model.act(obs)
         return await self._ctl._review(obs, self.model, decision)  # type: ignore[arg-type]
+
+
+async def _close_clients(players: Sequence[Any]) -> None:
+    """Close the provider clients of players that will never play (a superseded start)."""
+    for player in players:
+        with contextlib.suppress(Exception):
+            client = getattr(getattr(player, "inner", player), "client", None)
+            if client is not None and hasattr(client, "aclose"):
+                await client.aclose()
 
 
 class SessionController(QObject):
@@ -356,10 +376,14 @@ class SessionController(QObject):
         self._resume = asyncio.Event()
         self._resume_waiter_count = 0
         self._queued_action: str | None = None
+        #: The decision the review hook answered last (see :meth:`_review`).
+        self._reviewed: Decision | None = None
         self._models: dict[Seat, SteerablePlayer] = {}
         self._takeovers: dict[Seat, TakeoverHuman] = {}
         self._scores: list[tuple[int, list[float]]] = []
         self._generation = 0
+        #: Counts start / open requests (and closes): the latest request wins over slower earlier ones.
+        self._requests = 0
         self._spend = SpendMeter()
 
     # ------------------------------------------------------------------------------------------
@@ -431,7 +455,10 @@ class SessionController(QObject):
         if state is None:
             data = self._state_json[i]
             if data is None and self.session is not None:
-                data = self.session.state_json_at(i)
+                try:
+                    data = self.session.state_json_at(i)
+                except IndexError:  # a torn session may not have recorded it: nothing to show
+                    return None
                 self._state_json[i] = data
             if data is None:
                 return None
@@ -559,7 +586,7 @@ class SessionController(QObject):
 
     def status_label(self) -> str:
         if self.mode == "replay":
-            return str((self.session.manifest if self.session else {}).get("status") or "replay")
+            return self.finished_status or "replay"
         if self.finished_status:
             return self.finished_status
         if self.mode == "live":
@@ -609,20 +636,28 @@ class SessionController(QObject):
         forked_from: Mapping[str, Any] | None = None,
     ) -> Path:
         """Start a live game from ``setup`` (closing whatever was open); returns the session folder."""
-        await self.close()
+        self._requests += 1
+        ticket = self._requests
         game = engine.make(setup.game_id, **setup.options)
         if len(setup.seats) != game.num_seats:
             raise ValueError(f"{game.title} needs {game.num_seats} player(s), got {len(setup.seats)}")
+        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both") for s in setup.seats)
+        # The renderer needs the GUI thread; players (provider SDK clients, first imports) and the
+        # session folder (mkdir, fsync) are built in a worker thread so the window never stalls.
+        render = png_renderer(setup.game_id) if needs_png else None
+        # Players are built before the open game is closed: a seat that cannot be made (no API key,
+        # a bad option) fails this start and leaves the game being played untouched.
+        players = await asyncio.to_thread(self.build_players, game, setup)
+        if ticket != self._requests:
+            # A later start or open (or the window closing) superseded this one while it was built.
+            await _close_clients(players)
+            raise asyncio.CancelledError
+        await self.close()
         self._generation += 1
         generation = self._generation
         pacer = _UiPacer(self._controls_changed, running=not setup.paused, delay=setup.delay)
         self._models = {}
         self._takeovers = {}
-        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both") for s in setup.seats)
-        # The renderer needs the GUI thread; players (provider SDK clients, first imports) and the
-        # session folder (mkdir, fsync) are built in a worker thread so the window never stalls.
-        render = png_renderer(setup.game_id) if needs_png else None
-        players = await asyncio.to_thread(self.build_players, game, setup)
 
         def create() -> Episode:
             return start_episode(
@@ -705,7 +740,12 @@ class SessionController(QObject):
         """Open a saved session for replay (read off the UI thread)."""
         import sessions
 
+        self._requests += 1
+        ticket = self._requests
         loaded = await asyncio.to_thread(sessions.load_session, Path(path))
+        if ticket != self._requests:
+            # A game was started or another session opened while this one loaded: the later request wins.
+            return
         await self.close()
         self._generation += 1
         manifest = loaded.manifest
@@ -716,7 +756,9 @@ class SessionController(QObject):
         self.session = loaded
         self.setup = self._setup_from_manifest(manifest)
         self._folder = Path(loaded.path)
-        self.finished_status = str(manifest.get("status") or "")
+        # The reader's status is reconciled with the events: a manifest still saying "running" after a
+        # crash is reported as "interrupted" (or as the outcome its last event recorded).
+        self.finished_status = str(getattr(loaded, "status", None) or manifest.get("status") or "")
         self.warnings = list(getattr(loaded, "warnings", []) or [])
         self.error = None
         self._records = {}
@@ -778,6 +820,7 @@ class SessionController(QObject):
     async def close(self) -> None:
         """Stop the live game (recorded as aborted if unfinished) and forget the open session."""
         self._generation += 1
+        self._requests += 1  # a start or open still on its way must not reopen anything
         task, self.task = self.task, None
         if self._review_future is not None and not self._review_future.done():
             self._review_future.cancel()
@@ -791,6 +834,8 @@ class SessionController(QObject):
                 if client is not None and hasattr(client, "aclose"):
                     await client.aclose()
         self._pending = None
+        # A move clicked for the closed game's next turn must never be played in the next game.
+        self._queued_action = None
 
     # ------------------------------------------------------------------------------------------
     # Live events
@@ -800,7 +845,8 @@ class SessionController(QObject):
         if generation != self._generation or self.episode is None:
             return
         if event.type == ev.MODEL_DELTA:
-            if event.step == self._inspector_step:
+            # Not while the person reviews an earlier step: the panel shows that step, not the stream.
+            if self.following and event.step == self._inspector_step:
                 self.sig_live_record.emit(record_of(event))
             return
         data = dict(event.data)
@@ -812,6 +858,11 @@ class SessionController(QObject):
                 except Exception:  # the writer reports its own failures; the panel can live without
                     continue
                 self._blobs[ref] = blob.data
+                # Only the latest images stay in memory (the panel shows the step being played); the
+                # rest are on disk already, and ``resolve`` reads them back: a long game must not
+                # keep every board image it ever sent.
+                while len(self._blobs) > _BLOB_CACHE:
+                    del self._blobs[next(iter(self._blobs))]
                 data[key] = ref
         record = record_of(event, data)
         step = event.step if event.step is not None else self.head
@@ -852,6 +903,15 @@ class SessionController(QObject):
     # ------------------------------------------------------------------------------------------
 
     async def _review(self, obs: Observation, player: Player, decision: Decision) -> Decision:
+        if decision is self._reviewed:
+            # Already held and answered on the hand-back path (a take-over during the call); the match's
+            # own review of the same decision must not hold it a second time.
+            return decision
+        result = await self._hold(obs, player, decision)
+        self._reviewed = result
+        return result
+
+    async def _hold(self, obs: Observation, player: Player, decision: Decision) -> Decision:
         if player.kind != MODEL or decision.source != MODEL or self.running:
             return decision
         latest = getattr(player, "last_observation", None)
@@ -899,6 +959,9 @@ class SessionController(QObject):
             new = await model.act(obs2)
             if new.source != MODEL:
                 return new
+            latest = getattr(model, "last_observation", None)
+            if isinstance(latest, Observation) and latest.step == obs2.step and latest.seat == seat:
+                obs2 = latest  # the re-ask was cancelled and asked again: the answer is the newer call's
             obs, decision, call = obs2, new, obs2.call
 
     def new_observation(self, seat: Seat) -> Observation:
@@ -922,7 +985,9 @@ class SessionController(QObject):
             self._resume_waiter_count -= 1
 
     def _call_cancelled(self, obs: Observation) -> None:
-        if self.pacer is not None:
+        model = self._models.get(obs.seat)
+        taken_over = self.episode is not None and model is not None and self.seated(obs.seat) is not model
+        if self.pacer is not None and not taken_over:
             self.pacer.pause()
         already = any(
             r["type"] == ev.MODEL_CALL_FAILED and r["call"] == obs.call for r in self._records.get(obs.step, ())
@@ -937,7 +1002,8 @@ class SessionController(QObject):
                     call=obs.call,
                 )
             )
-        self._set_status("Model call cancelled — press Ctrl+Enter to ask again, or take over the seat")
+        if not taken_over:
+            self._set_status("Model call cancelled — press Ctrl+Enter to ask again, or take over the seat")
 
     def _calls_changed(self) -> None:
         self._controls_changed()

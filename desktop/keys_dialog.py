@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import theme
-from desktop.settings import DEFAULT_BASE_URLS, AppSettings
+from desktop.settings import DEFAULT_BASE_URLS, AppSettings, SecretInSettingsError
 from engine.llm import keys
 
 __all__ = ["PROVIDER_INFO", "ModelsKeysDialog", "ProviderPage"]
@@ -271,7 +271,10 @@ class ProviderPage(QWidget):
         if self.task is not None and not self.task.done():
             self.task.cancel()
         check = self._health_check or _default_health_check()
-        api_key = keys.resolve_key(self.info.provider, self.key_edit.text() or None, store=self.store)
+        typed = self.key_edit.text().strip()
+        # A key typed only to test it is still a key: mask it in what the check reports and in logs.
+        keys.register_secret(typed)
+        api_key = keys.resolve_key(self.info.provider, typed or None, store=self.store)
         base_url, model = self.base_url(), self.model()
 
         def make_check() -> Awaitable[Any]:
@@ -414,7 +417,21 @@ class ModelsKeysDialog(QDialog):
         self.settings.sync()
 
     def save_and_close(self) -> None:
-        self.save()
+        try:
+            self.save()
+        except SecretInSettingsError as exc:
+            # A key pasted into the base URL or model field: say so on its page and keep the dialog open.
+            page = next((p for p in self.pages.values() if p.info.provider in str(exc)), None)
+            if page is not None:
+                self.tabs.setCurrentWidget(page)
+                target = page.result_label
+            else:
+                target = next(iter(self.pages.values())).result_label
+            target.setText(
+                f"<span style='color:{theme.ERROR_FG};'>✗ That looks like an API key: paste keys into the "
+                "API key field only (base URL and model are saved in the plain settings file).</span>"
+            )
+            return
         self.accept()
 
     def done(self, result: int) -> None:  # noqa: D102 (Qt override)

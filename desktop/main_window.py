@@ -8,6 +8,7 @@ tasks on the qasync loop, and any failure lands in the status bar instead of dis
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
@@ -729,6 +730,8 @@ class MainWindow(QMainWindow):
             for i, p in enumerate(info.get("players", []))
         ]
         self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
+        if c.pacer is not None and c.mode == "live":
+            self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)
         scores = c.scores
         if scores:
             self.plot.set_series([s for s, _ in scores], [[v[i] for _, v in scores] for i in range(len(labels))])
@@ -737,7 +740,8 @@ class MainWindow(QMainWindow):
             panel_info["game"] = info.get("title") or info.get("game")
             self.inspector.set_header(panel_info)
         if c.warnings:
-            items = "".join(f"<li>{w}</li>" for w in c.warnings[:5])
+            # Warnings quote the session's files (event types, names): text, never markup.
+            items = "".join(f"<li>{html.escape(str(w))}</li>" for w in c.warnings[:5])
             self.warning_banner.show_text(
                 f"<b>This session was not closed cleanly.</b> What could be read is shown.<ul "
                 f"style='margin:0'>{items}</ul>"
@@ -804,7 +808,8 @@ class MainWindow(QMainWindow):
     def start_from_dialog(self, setup: GameSetup) -> asyncio.Task[Any]:
         """Start the game chosen in the New game dialog: the person's own game, so no more launch demo."""
         self.mark_demo_done()
-        return self.start_game(setup)
+        # The dialog has no speed field: the game plays at the speed the timeline shows.
+        return self.start_game(dataclasses.replace(setup, delay=self.timeline.delay))
 
     # -- the launch demo's remembered state --------------------------------------------------
 
@@ -900,11 +905,15 @@ class MainWindow(QMainWindow):
         )
         if not dest:
             return
-        try:
-            out = c.export(dest)
-        except Exception as exc:
-            self._on_error(f"Could not export the session: {exc}")
-            return
+        self.spawn(self._export(c.folder, dest), "export the session")
+
+    async def _export(self, folder: Path, dest: str) -> None:
+        # A long session with many images makes a big archive: zip it off the UI thread (the folder
+        # is the one chosen now, even if another session is opened meanwhile).
+        import sessions
+
+        self.statusBar().showMessage("Exporting the session…", 8000)
+        out = await asyncio.to_thread(sessions.export_zip, folder, Path(dest))
         self.statusBar().showMessage(f"Exported to {out}", 8000)
 
     def add_real_model(self) -> None:

@@ -205,6 +205,8 @@ class SessionBrowser(QDialog):
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
         self._task: asyncio.Task[None] | None = None
+        self._export_task: asyncio.Task[None] | None = None
+        self.export_error_box: QMessageBox | None = None
         self.refresh()
 
     # -- loading ----------------------------------------------------------------------------------
@@ -221,7 +223,15 @@ class SessionBrowser(QDialog):
         except RuntimeError:
             self.load_now()
             return
+        if self._task is not None and not self._task.done():
+            self._task.cancel()  # the newer listing wins: an older, slower one must not overwrite it
         self._task = asyncio.ensure_future(self.reload())
+
+    def done(self, result: int) -> None:  # noqa: D102 (Qt override)
+        # The window deletes a closed browser: a listing still on its way must not fill dead widgets.
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        super().done(result)
 
     def load_now(self) -> None:
         self._set_rows(self._list())
@@ -262,8 +272,6 @@ class SessionBrowser(QDialog):
             self.accept()
 
     def export_selected(self) -> None:
-        import sessions
-
         row = self.selected_row()
         if row is None:
             return
@@ -271,9 +279,41 @@ class SessionBrowser(QDialog):
         dest, _ = QFileDialog.getSaveFileName(
             self, "Export session", str(Path.home() / f"{path.name}.zip"), "Zip archives (*.zip)"
         )
-        if dest:
-            with contextlib.suppress(Exception):
-                sessions.export_zip(path, Path(dest))
+        if not dest:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._export_done(path, Path(dest), self._export_now(path, Path(dest)))
+            return
+        # A big session makes a big archive: zip it in a worker thread (the task is kept referenced).
+        self._export_task = asyncio.ensure_future(self._export(path, Path(dest)))
+
+    @staticmethod
+    def _export_now(path: Path, dest: Path) -> str | None:
+        """Write the archive; returns why it failed, or ``None``."""
+        import sessions
+
+        try:
+            sessions.export_zip(path, dest)
+        except Exception as exc:  # shown to the person, never swallowed
+            return str(exc) or type(exc).__name__
+        return None
+
+    async def _export(self, path: Path, dest: Path) -> None:
+        error = await asyncio.to_thread(self._export_now, path, dest)
+        with contextlib.suppress(RuntimeError):  # the browser was closed meanwhile
+            self._export_done(path, dest, error)
+
+    def _export_done(self, path: Path, dest: Path, error: str | None) -> None:
+        if error is None:
+            self.count_label.setText(f"Exported {path.name} to {dest.name}")
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "Export session", f"Could not export {path.name}: {error}",
+                          parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.export_error_box = box
+        box.open()
 
     def delete_selected(self) -> QMessageBox | None:
         """Ask to delete the selected session; the folder goes once the person confirms.

@@ -165,6 +165,14 @@ class Timeline(QFrame):
         self.pause_btn.setEnabled(running and not finished)
         self.step_btn.setEnabled(can_step and not finished)
 
+    def show_delay(self, delay: float) -> None:
+        """Select the speed matching ``delay`` (the game's actual pace) without emitting a change."""
+        index = next((i for i, (_label, d) in enumerate(SPEEDS) if abs(d - delay) < 1e-9), -1)
+        if index >= 0 and index != self.speed.currentIndex():
+            self.speed.blockSignals(True)
+            self.speed.setCurrentIndex(index)
+            self.speed.blockSignals(False)
+
     # -- internals ------------------------------------------------------------------------------
 
     def _update_label(self) -> None:

@@ -7,6 +7,7 @@ import logging
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,22 @@ def test_the_log_file_masks_keys(monkeypatch: pytest.MonkeyPatch) -> None:
         for handler in mine:
             logging.getLogger().removeHandler(handler)
             handler.close()
+
+
+def test_a_crash_on_a_worker_thread_reaches_the_window_on_the_gui_thread(qtbot: Any) -> None:
+    import threading
+
+    from PySide6.QtCore import QObject
+
+    from desktop.app import crash_callback
+
+    owner = QObject()
+    seen: list[tuple[str, threading.Thread]] = []
+    callback = crash_callback(lambda text: seen.append((text, threading.current_thread())), owner)
+    worker = threading.Thread(target=lambda: callback(Path("crash-1.txt"), "ValueError: boom"))
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    text, thread = seen[0]
+    assert "ValueError: boom" in text and "crash-1.txt" in text
+    assert thread is threading.main_thread()  # widgets are only touched on the GUI thread

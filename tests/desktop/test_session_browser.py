@@ -131,3 +131,22 @@ def test_delete_button_refuses_the_session_in_use(qtbot: Any, sessions_root: Pat
     assert all(b.text() != "Delete" for b in box.buttons())
     assert browser.delete_session(in_use) is False
     assert in_use.is_dir() and browser.model.rowCount() == 3
+
+
+def test_a_failed_export_is_reported_not_swallowed(qtbot: Any, sessions_root: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import sessions
+    from PySide6.QtWidgets import QFileDialog
+
+    browser = _browser(qtbot, sessions_root)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(tmp_path / "out.zip"), "")))
+
+    def full_disk(src: Any, dest: Any) -> Path:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(sessions, "export_zip", full_disk)
+    browser.export_selected()
+    box = browser.export_error_box
+    assert box is not None and box.isVisible()
+    assert "No space left on device" in box.text()

@@ -247,3 +247,46 @@ def test_connection_check_without_running_loop_uses_a_thread(qtbot: Any) -> None
     with qtbot.waitSignal(page.check_finished, timeout=2000):
         page.start_check()
     assert "refuses images" in page.result_label.text() and "model not listed" in page.result_label.text()
+
+
+def test_a_typed_key_that_does_not_look_like_one_is_masked_in_a_check_failure(
+    qtbot: Any, loop: qasync.QEventLoop
+) -> None:
+    token = "llama-box-token-7f3a9c21e4"  # a local server's own key: no "sk-" shape to recognise
+
+    async def failing(base_url: str, model: str, *, api_key: str | None = None, **kw: Any) -> HealthReport:
+        raise RuntimeError(f"401 from {base_url}: unknown key {api_key}")
+
+    dialog = ModelsKeysDialog(settings=AppSettings(), health_check=failing)
+    qtbot.addWidget(dialog)
+    page = dialog.pages["local"]
+    page.key_edit.setText(token)  # typed, tested, never saved
+
+    async def scenario() -> None:
+        page.start_check()
+        assert page.task is not None
+        await asyncio.wait_for(page.task, 2)
+
+    try:
+        loop.run_until_complete(scenario())
+        text = page.result_label.text()
+        assert "Check failed" in text and "unknown key" in text
+        assert token not in text
+        assert token not in keys.redact(f"log line with {token}")  # and so in logs and crash reports
+    finally:
+        keys.forget_secret(token)
+
+
+def test_a_key_pasted_into_the_model_field_is_refused_with_a_message(qtbot: Any, tmp_path: Path) -> None:
+    settings = AppSettings()
+    dialog = ModelsKeysDialog(settings=settings, store=keys.KeyStore(tmp_path / "keys.json"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    page = dialog.pages["anthropic"]
+    page.model_combo.setEditText(SECRET)  # pasted into the wrong field
+    dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert dialog.isVisible()  # not closed as if saved
+    assert dialog.tabs.currentWidget() is page
+    assert "looks like an API key" in page.result_label.text()
+    assert SECRET not in page.result_label.text()
+    assert SECRET not in "".join(_config_files_text(settings.path.parent).values())
