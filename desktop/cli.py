@@ -198,7 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--temperature", type=float, default=None, metavar="T")
     harness.add_argument("--prompt-variant", default=None, metavar="NAME")
     harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
-                         help="give up on a model call after S seconds (default 60)")
+                         help="give up on a model's server after S seconds without a reply or a piece of "
+                         "the answer (default 60); a timed-out call is retried once")
     harness.add_argument("--retries", type=int, default=None, metavar="K",
                          help="re-asks after an unparsable or illegal answer")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
@@ -234,20 +235,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     chk = sub.add_parser("check-model", parents=[common],
                          help="check that a model can be used (server reachable / key present)")
-    chk.add_argument("spec", help="sim, openai:MODEL, anthropic:MODEL or local:MODEL@URL")
+    chk.add_argument("spec", help="sim, openai:MODEL, anthropic:MODEL, local:MODEL@URL or ollama:MODEL "
+                     "(and the other local presets)")
     chk.add_argument("--base-url", default=None, metavar="URL", help="an OpenAI-compatible server")
     chk.add_argument("--timeout", type=float, default=5.0, metavar="S")
     return parser
 
 
+def _tolerant_output() -> None:
+    """Never crash on a character the output encoding lacks (a session path on a cp1252 console).
+
+    Without this, a summary that names a folder like ``日本`` raises ``UnicodeEncodeError`` after every
+    episode has been played, and the results are lost behind a traceback.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or unusual stream: keep it as it is
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``playtrace`` console script; returns the process exit code."""
+    _tolerant_output()
     parser = build_parser()
     try:
         args = parser.parse_args(None if argv is None else list(argv))
     except SystemExit as exc:  # argparse exits for --help, --version and usage errors
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
-    _setup_logging(getattr(args, "verbose", False))
+    try:
+        # Imports the session and crash modules: long enough for an early Ctrl+C to land here.
+        _setup_logging(getattr(args, "verbose", False))
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return EXIT_INTERRUPTED
     if args.command is None:
         from desktop import app  # lazily: the headless commands never load the widgets
 
@@ -425,8 +448,11 @@ def _plan(args: argparse.Namespace) -> BatchPlan:
             raise UsageError(f"{flag} must be between 0 and 1")
     for flag, usd in (("--budget-soft", args.budget_soft), ("--budget-hard", args.budget_hard),
                       ("--batch-budget", args.batch_budget)):
-        if usd is not None and usd < 0:
+        if usd is not None and not (math.isfinite(usd) and usd >= 0):  # a NaN cap would never trigger
             raise UsageError(f"{flag} must be at least 0")
+    if args.timeout_s is not None and not (math.isfinite(args.timeout_s) and args.timeout_s > 0):
+        # 0 or less times out every call at once; NaN slips through every comparison.
+        raise UsageError("--timeout must be a number of seconds above 0")
     options = _parse_game_options(args.option)
     try:
         game = engine.make(args.game, **options)
@@ -450,6 +476,7 @@ def _plan(args: argparse.Namespace) -> BatchPlan:
         model_options["budget_hard_usd"] = args.budget_hard
     if not has_model:
         model_options = {}
+    _check_caps_enforceable(args, specs, model_options)
     render = None
     if has_model and model_options.get("perception") in ("image", "both"):
         _ensure_offscreen_qt()
@@ -481,6 +508,40 @@ def _plan(args: argparse.Namespace) -> BatchPlan:
         batch_budget=args.batch_budget,
         first_players=first,
     )
+
+
+def _check_writable(folder: Path) -> str | None:
+    """Why sessions cannot be written into ``folder`` (created if missing), or None when they can."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".playtrace-write-check-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = "it is not a folder" if folder.exists() and not folder.is_dir() else exc.strerror
+        return f"cannot write sessions into {folder}: {reason or _one_line(exc)}"
+    return None
+
+
+def _check_caps_enforceable(
+    args: argparse.Namespace, specs: Sequence[str], model_options: Mapping[str, Any]
+) -> None:
+    """Refuse a hard spending cap that could never trigger: a paid model the price table does not know.
+
+    Its calls cost ``None``, never a number, so neither the batch total nor a session's spend would grow.
+    """
+    given = (("--batch-budget", args.batch_budget), ("--budget-hard", args.budget_hard))
+    caps = [flag for flag, value in given if value is not None]
+    if not caps or model_options.get("prices"):
+        return
+    from engine.llm import pricing
+
+    for spec in dict.fromkeys(s for s in specs if s.split(":", 1)[0] in ("openai", "anthropic")):
+        note = pricing.price_note(spec)
+        if note is not None:
+            raise UsageError(f"{' and '.join(caps)} cannot be enforced for {spec}: {note}")
 
 
 def _default_root() -> Path:
@@ -729,6 +790,12 @@ def cmd_run(args: argparse.Namespace) -> int:
               + f"; sessions into {plan.out}")
         asyncio.run(_close_players(plan.first_players))
         return EXIT_OK
+    problem = _check_writable(plan.out)
+    if problem is not None:
+        # Checked once up front: otherwise every episode fails alike, with a table row and a log line each.
+        _err(problem)
+        asyncio.run(_close_players(plan.first_players))
+        return EXIT_FAILURE
     outcome = BatchOutcome(
         stats=[
             EpisodeStats(
@@ -1161,6 +1228,9 @@ def _key_present(provider: str) -> bool:
         from engine.llm.keys import key_source
     except ImportError:
         return bool(os.environ.get(_KEY_VARS.get(provider, ""), "").strip())
+    if provider == "anthropic" and os.environ.get("ANTHROPIC_AUTH_TOKEN", "").strip():
+        # The Anthropic client lets its SDK use a bearer token when there is no key (see AnthropicClient).
+        return True
     return key_source(provider) is not None
 
 
@@ -1179,10 +1249,18 @@ def _probe_server(base_url: str, model: str | None, timeout: float) -> tuple[boo
         ids = [m.get("id") for m in json.loads(body).get("data", []) if isinstance(m, dict)]
     except (ValueError, AttributeError):
         return True, f"{url} answered, but not with an OpenAI-style model list"
-    if model and model not in ids:
+    # Ollama lists "llama3:latest" for a model pulled and run as "llama3".
+    if model and model not in ids and f"{model}:latest" not in ids:
         shown = ", ".join(str(i) for i in ids[:10]) or "none"
         return False, f"server reachable, but it does not serve {model!r} (it serves: {shown})"
     return True, f"server reachable at {base_url}" + (f", serves {model}" if model else f" ({len(ids)} models)")
+
+
+def _local_presets() -> frozenset[str]:
+    """Spec prefixes naming a local server preset (``ollama``, ``lmstudio``...)."""
+    from engine.llm.local import PRESETS
+
+    return frozenset(PRESETS)
 
 
 def cmd_check_model(args: argparse.Namespace) -> int:
@@ -1194,11 +1272,16 @@ def cmd_check_model(args: argparse.Namespace) -> int:
         ok, msg = _probe_server(args.base_url, model or None, args.timeout)
     elif prefix == "sim":
         ok, msg = True, "the simulated model is built in and works offline (no key, no network)"
-    elif prefix == "local":
-        model, at, url = rest.partition("@")
-        if not at or not url:
-            raise UsageError("local models are written local:MODEL@URL (or pass --base-url)")
-        ok, msg = _probe_server(url, model or None, args.timeout)
+    elif prefix == "local" or prefix in _local_presets():
+        # Parsed as `run` parses it: presets (ollama:MODEL, local:MODEL@lmstudio) and local:MODEL
+        # (Ollama's default address) are checked at the address they will be called at.
+        from engine.llm.factory import parse_spec
+
+        try:
+            parsed = parse_spec(spec)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        ok, msg = _probe_server(str(parsed.base_url), parsed.model or None, args.timeout)
     elif prefix in _KEY_VARS:
         if not rest:
             raise UsageError(f"write {prefix}:MODEL")

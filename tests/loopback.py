@@ -119,6 +119,8 @@ class LoopbackServer:
         self.requests: list[Recorded] = []
         self.models: list[str] = ["loop-model", "llava:latest"]
         self.models_status = 200
+        #: When set, ``GET /models`` answers 200 with this ``(body, content_type)`` instead of a model list.
+        self.models_body: tuple[bytes, str] | None = None
         self.default: Behaviour = Answer()
         #: How many times a client hung up while the server was still waiting (Slow).
         self.disconnects = 0
@@ -212,6 +214,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._record(b"")
         if self.path.rstrip("/").endswith("/models"):
+            if self.owner.models_body is not None:
+                self._send_raw(200, *self.owner.models_body)
+                return
             if self.owner.models_status != 200:
                 self._send_json(self.owner.models_status, {"error": {"message": "no models here"}})
                 return

@@ -26,12 +26,25 @@ from engine.llm.keys import redact
 __all__ = [
     "CallState",
     "CallbackFailed",
+    "MAX_TIMEOUT_RETRIES",
     "RetryReportingMixin",
     "SDKClient",
     "current_call",
     "kind_for_status",
     "llm_error",
 ]
+
+
+#: Transport retries after a *timeout* within one call, whatever ``max_retries`` allows. A server that
+#: stayed silent for a whole timeout twice in a row is unlikely to answer a third time, and each such
+#: retry costs a full timeout: with the SDK's default policy (``max_retries=2``) one call could wait
+#: three timeouts, and the harness re-asks on top of that. With this bound one call waits at most two
+#: timeouts plus a short backoff; 429/5xx/connection retries still follow ``max_retries``.
+MAX_TIMEOUT_RETRIES = 1
+
+
+class _TimeoutRetriesSpent(Exception):
+    """Raised by :class:`RetryReportingMixin` instead of retrying a call's timeout once more."""
 
 
 class CallbackFailed(Exception):
@@ -62,11 +75,14 @@ class CallState:
         self.content: list[str] = []
         self.reasoning: list[str] = []
         self.retries = 0
+        #: Transport retries this call already spent on timeouts (see :data:`MAX_TIMEOUT_RETRIES`).
+        self.timeout_retries = 0
         self.started = time.perf_counter()
 
     def emit(self, kind: str, text: str) -> None:
         """Record a streamed piece and pass it on, in arrival order."""
-        if not text:
+        if not text or not isinstance(text, str):
+            # Only text is kept: anything else would break joining the pieces, even in the error path.
             return
         (self.reasoning if kind == "reasoning" else self.content).append(text)
         if self.on_delta is not None:
@@ -143,8 +159,9 @@ class RetryReportingMixin:
     Both SDKs route every retry through ``_sleep_for_retry(retries_taken=, max_retries=, options=,
     response=)`` and compute the wait (honouring ``Retry-After``/``retry-after-ms``, else exponential
     backoff with jitter) in ``_calculate_retry_timeout``. This override computes the same wait, reports
-    it, then sleeps; the SDK's retry *policy* is untouched. The hook is private SDK API, so it accepts
-    extra keyword arguments and tolerates a missing response.
+    it, then sleeps. The SDK's retry policy is kept with one bound: a call retries a timeout at most
+    :data:`MAX_TIMEOUT_RETRIES` times (then it fails with ``kind="timeout"``). The hook is private SDK
+    API, so it accepts extra keyword arguments and tolerates a missing response.
     """
 
     async def _sleep_for_retry(  # type: ignore[override]
@@ -159,10 +176,15 @@ class RetryReportingMixin:
         # Called from inside the SDK's ``except`` block for timeouts/connection errors, so the
         # exception being handled says what went wrong when there is no response.
         exc = sys.exc_info()[1]
+        call = current_call.get()
+        if call is not None and response is None and "Timeout" in type(exc).__name__:
+            if call.timeout_retries >= MAX_TIMEOUT_RETRIES:
+                # Raised from inside the SDK's retry loop, so the SDK gives up on this call.
+                raise _TimeoutRetriesSpent() from None
+            call.timeout_retries += 1
         headers = getattr(response, "headers", None)
         calculate = self._calculate_retry_timeout  # type: ignore[attr-defined]
         wait = float(calculate(max_retries - retries_taken, options, headers))
-        call = current_call.get()
         if call is not None and call.max_retry_wait_s is not None:
             wait = min(wait, call.max_retry_wait_s)
         wait = max(0.0, wait)
@@ -180,7 +202,9 @@ def kind_for_status(status: int) -> str:
         return "rate_limit"
     if status == 408:
         return "timeout"
-    if status >= 500:
+    if status == 409 or status >= 500:
+        # 409 is a lock timeout/conflict on the server's side: the SDK retries it as transient, so once
+        # the retries are spent it is the server's failure, not a request that can never succeed.
         return "server"
     return "bad_request"
 
@@ -219,7 +243,8 @@ class SDKClient(abc.ABC):
         timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
             ``timeout_s`` can only shorten it.
         connect_timeout_s: Longest wait to connect.
-        max_retries: Transport retries by the SDK.
+        max_retries: Transport retries by the SDK (of which at most :data:`MAX_TIMEOUT_RETRIES` after a
+            timeout).
         max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own).
     """
 
@@ -228,7 +253,8 @@ class SDKClient(abc.ABC):
     #: names and meaning in each; reaching them through this attribute keeps this module SDK-free.
     sdk: ClassVar[Any]
     #: The exceptions :meth:`_call_error` turns into an :class:`LLMError`. They are caught before
-    #: ``ValueError``/``TypeError``/``AttributeError``, which mean a malformed stream (or a bug).
+    #: ``ValueError``/``TypeError``/``AttributeError``/``LookupError``, which mean a malformed stream
+    #: (or a bug).
     call_errors: ClassVar[tuple[type[Exception], ...]]
 
     provider: str
@@ -317,6 +343,9 @@ class SDKClient(abc.ABC):
         params = self.build_params(request)
         timeout = self._timeout(min(self.timeout_s, request.timeout_s))
         state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
+        if self._closed:
+            # The SDK would raise a bare RuntimeError (OpenAI) or retry a closed pool (Anthropic).
+            raise self._failure(state, "the client is closed", kind="cancelled")
         token = current_call.set(state)
         streaming = False
         try:
@@ -330,13 +359,16 @@ class SDKClient(abc.ABC):
                     await stream.close()
         except CallbackFailed as exc:
             raise exc.original from None
+        except _TimeoutRetriesSpent:
+            raise self._failure(state, "timed out waiting for the server", kind="timeout") from None
         except self.call_errors as exc:
             raise self._call_error(exc, state, streaming=streaming) from None
-        except (ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError, LookupError) as exc:
             if not streaming:
                 self._request_error(exc)
                 raise  # a programming error before anything was sent, not a bad answer
-            # Not JSON, or JSON that is not a piece of the stream: a garbage body.
+            # Not JSON, or JSON that is not a piece of the stream (an error object or no choices in a
+            # plain JSON answer: KeyError/IndexError): a garbage body.
             raise self._failure(
                 state,
                 "the server sent a malformed stream",

@@ -73,7 +73,8 @@ class AnthropicClient(SDKClient):
         timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
             ``timeout_s`` can only shorten it.
         connect_timeout_s: Longest wait to connect.
-        max_retries: Transport retries by the SDK (429, 408, 409, 5xx/529, connection errors, timeouts).
+        max_retries: Transport retries by the SDK (429, 408, 409, 5xx/529, connection errors, timeouts;
+            a timeout is retried at most once per call, see ``_calls.MAX_TIMEOUT_RETRIES``).
         max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own, honouring
             ``Retry-After``).
     """
@@ -237,6 +238,17 @@ class AnthropicClient(SDKClient):
         )
 
     def _call_error(self, exc: Exception, state: CallState, *, streaming: bool) -> LLMError:
+        if isinstance(exc, anthropic.APIStatusError) and exc.status_code < 400 and not self._closed:
+            # An "error" event inside a 200 stream (overloaded mid-answer): "HTTP 200" plus the body's
+            # repr would read as a success; say what happened and name the error type.
+            error = exc.body.get("error") if isinstance(exc.body, dict) else None
+            if isinstance(error, dict):
+                detail = ": ".join(str(error[k]) for k in ("type", "message") if error.get(k))
+            else:
+                detail = exc.message
+            return self._failure(
+                state, "the server reported an error mid-stream", kind="server", detail=detail
+            )
         if isinstance(exc, anthropic.APIError):
             return super()._call_error(exc, state, streaming=streaming)
         # httpx2's errors come from reading the stream, which the SDK does not wrap.

@@ -111,7 +111,9 @@ class KeyStore:
         except json.JSONDecodeError:
             # A damaged store must not stop the app; the user re-enters the key and the file is rewritten.
             return {}
-        keys = data.get("keys", {}) if isinstance(data, dict) else {}
+        keys = data.get("keys") if isinstance(data, dict) else None
+        if not isinstance(keys, dict):  # "keys": null / a list, hand-edited: as damaged as bad JSON
+            return {}
         return {str(k): str(v) for k, v in keys.items() if isinstance(v, str) and v}
 
     def _write(self, keys: dict[str, str]) -> None:

@@ -137,7 +137,8 @@ async def health_check(
             # It answered, just not with a model list (some servers have no /models route).
             models = []
             listed = False
-            note = f"The server at {url} answered but did not list its models (HTTP {exc.status})."
+            status = f" (HTTP {exc.status})" if exc.status is not None else ""
+            note = f"The server at {url} answered but did not list its models{status}."
         else:
             listed = model in models or f"{model}:latest" in models
             if listed:

@@ -21,10 +21,16 @@ from engine.llm._calls import CallState, RetryReportingMixin, SDKClient, llm_err
 from engine.llm.base import Completion, LLMError, Message, Request, Usage
 from engine.llm.keys import register_secret, resolve_key
 
-__all__ = ["OpenAIClient", "is_reasoning_model"]
+__all__ = ["REASONING_ALLOWANCE", "OpenAIClient", "is_reasoning_model"]
 
 #: Sent as the key to local servers that need none (the SDK insists on some key).
 NO_KEY = "no-key"
+#: Room for hidden reasoning that OpenAI reasoning models get on top of a request's ``max_tokens`` when
+#: the request names no ``thinking_budget``. Their reasoning counts against ``max_completion_tokens`` and
+#: happens even without ``Request.thinking``; a bare 1024 is often spent on reasoning alone, which ends
+#: the call with ``finish_reason="length"`` and no answer (and the harness re-asks into the same wall).
+#: It is only a cap: what is billed is what the model uses.
+REASONING_ALLOWANCE = 8192
 
 _STOP_REASONS = {
     "stop": "stop",
@@ -63,7 +69,8 @@ class OpenAIClient(SDKClient):
         timeout_s: Longest wait for the connection or for the next piece of the stream; a request's own
             ``timeout_s`` can only shorten it. The SDK's default (10 minutes) is far too long for a UI.
         connect_timeout_s: Longest wait to connect.
-        max_retries: Transport retries by the SDK (429, 408, 409, 5xx, connection errors, timeouts).
+        max_retries: Transport retries by the SDK (429, 408, 409, 5xx, connection errors, timeouts;
+            a timeout is retried at most once per call, see ``_calls.MAX_TIMEOUT_RETRIES``).
         max_retry_wait_s: Upper bound on any single retry wait (None: the SDK's own, which honours
             ``Retry-After`` up to 2 minutes). A UI may prefer to fail fast and say so.
 
@@ -131,6 +138,15 @@ class OpenAIClient(SDKClient):
             return [m.id async for m in page]
         except openai.APIError as exc:
             raise self._api_error(exc, "listing models", CallState(None, None), streaming=False) from None
+        except (ValueError, TypeError, AttributeError, LookupError) as exc:
+            # A 200 that is not a model list (a web page on the wrong port, a bare JSON array): the SDK
+            # does not validate it, so reading it fails with whatever the body happened to be.
+            raise llm_error(
+                self.provider,
+                "the server did not answer with a model list",
+                kind="stream",
+                detail=type(exc).__name__,
+            ) from None
 
     # -- one call --------------------------------------------------------------------------------------
 
@@ -147,6 +163,11 @@ class OpenAIClient(SDKClient):
             # OpenAI deprecated max_tokens and reasoning models reject it; compatible servers vary, and
             # all of them understand max_tokens.
             params["max_completion_tokens"] = request.max_tokens
+            if reasoning:
+                # As for Anthropic's budget: the answer's allowance comes on top of the reasoning room.
+                room = int(request.thinking_budget or REASONING_ALLOWANCE)
+                if request.max_tokens <= room:
+                    params["max_completion_tokens"] = room + request.max_tokens
         else:
             params["max_tokens"] = request.max_tokens
         if request.temperature is not None and not reasoning:
@@ -170,15 +191,16 @@ class OpenAIClient(SDKClient):
         async for chunk in stream:
             model = getattr(chunk, "model", None) or model
             for choice in getattr(chunk, "choices", None) or []:
-                if getattr(choice, "index", 0) != 0:
+                # Some compatible servers leave out "index" (None here); they send one choice anyway.
+                if getattr(choice, "index", None) not in (0, None):
                     continue
-                delta = choice.delta
+                delta = getattr(choice, "delta", None)
                 if delta is not None:
                     reasoning = _reasoning_text(delta)
                     if reasoning:
                         state.emit("reasoning", reasoning)
                     if delta.content:
-                        state.emit("content", delta.content)
+                        state.emit("content", _text_of(delta.content))
                     if getattr(delta, "refusal", None):
                         state.emit("content", delta.refusal)
                 if choice.finish_reason:
@@ -199,7 +221,7 @@ class OpenAIClient(SDKClient):
         reasoning = message.get("reasoning_content") or message.get("reasoning")
         if isinstance(reasoning, str):
             state.emit("reasoning", reasoning)
-        state.emit("content", message.get("content") or "")
+        state.emit("content", _text_of(message.get("content")))
         raw_usage = data.get("usage") or {}
         details = raw_usage.get("completion_tokens_details") or {}
         finish = choice.get("finish_reason") or "stop"
@@ -236,6 +258,21 @@ def _wire_message(message: Message) -> dict[str, Any]:
         url = "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")
         parts.append({"type": "image_url", "image_url": {"url": url, "detail": image.detail}})
     return {"role": "user", "content": parts}
+
+
+def _text_of(content: Any) -> str:
+    """A delta's ``content`` as text: a string, or the text parts of a list of content parts (some
+    compatible servers stream ``[{"type": "text", "text": ...}]``); anything else has no text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            get = part.get if isinstance(part, dict) else lambda key, p=part: getattr(p, key, None)
+            if get("type") in (None, "text") and isinstance(get("text"), str):
+                texts.append(get("text"))
+        return "".join(texts)
+    return ""
 
 
 def _reasoning_text(delta: Any) -> str:

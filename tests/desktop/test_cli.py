@@ -315,6 +315,32 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
     assert proc.stderr.strip().splitlines()[-1].startswith("playtrace run done")
 
 
+def test_output_that_cannot_encode_a_path_does_not_crash(tmp_path: Path) -> None:
+    # A console whose encoding lacks a character of the sessions folder (cp1252 and a CJK name).
+    out = tmp_path / "parties 日本"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    proc = subprocess.run(
+        _cli_cmd("run", "tictactoe", "-p", "random", "-n", "1", "--out", str(out)),
+        capture_output=True, text=True, timeout=60, cwd=REPO, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "finished 1/1 episode(s)" in proc.stdout
+    assert len(session_dirs(out)) == 1
+
+
+def test_ctrl_c_while_starting_up_is_one_line_and_exit_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(verbose: bool) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_setup_logging", interrupted)
+    code, out, err = run_cli(capsys, "games")
+    assert code == 130
+    assert err.strip() == "playtrace: interrupted"
+
+
 def test_sigint_aborts_running_episodes(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         _cli_cmd("run", "2048", "-p", "random", "-n", "200", "-j", "2", "--out", str(tmp_path)),
@@ -359,6 +385,60 @@ def test_sim_server_errors_with_forfeit_policy_end_the_episode(
     assert sessions.load_session(folder).status == "forfeit"
 
 
+def test_sessions_folder_that_is_a_file_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "not-a-folder"
+    target.write_text("x")
+    code, out, err = run_cli(capsys, "run", "tictactoe", "-n", "5", "--out", str(target))
+    assert code == 1
+    assert out == ""
+    assert err.strip().splitlines() == [f"playtrace: cannot write sessions into {target}: it is not a folder"]
+
+
+def test_unwritable_sessions_folder_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    # Tests may run as root, for whom chmod does not take writing away; refuse at the first write instead.
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    target = tmp_path / "ro"
+    code, out, err = run_cli(capsys, "run", "tictactoe", "-n", "5", "--out", str(target))
+    assert code == 1
+    assert out == ""
+    assert err.strip().splitlines() == [f"playtrace: cannot write sessions into {target}: Permission denied"]
+
+
+@pytest.mark.parametrize(
+    "flag,value", [("--timeout", "0"), ("--timeout", "-1"), ("--timeout", "nan"), ("--batch-budget", "nan"),
+                   ("--budget-hard", "nan")],
+)
+def test_nonsense_timeouts_and_budgets_are_usage_errors(
+    flag: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "sim", "--out", str(tmp_path), flag, value)
+    assert code == 2 and flag in err
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("flag", ["--batch-budget", "--budget-hard"])
+def test_spending_cap_on_an_unpriced_model_is_refused(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Unknown price: every call costs None, so the cap would silently never trigger.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+    code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "openai:no-such-model-x", "--dry-run",
+                           flag, "1.0", "--out", str(tmp_path))
+    assert code == 2 and flag in err and "no-such-model-x" in err
+    code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "openai:gpt-4o", "--dry-run",
+                           flag, "1.0", "--out", str(tmp_path))
+    assert code == 0, err
+
+
 def test_sim_error_rate_needs_the_simulated_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "run", "2048", "-p", "random", "--sim-error-rate", "0.5", "--out", str(tmp_path))
     assert code == 2 and "simulated" in err
@@ -399,6 +479,45 @@ def test_dry_run_prints_plan_and_cost_estimate_without_playing(
     assert "$" in estimate and "500 model steps" in estimate  # 10 episodes x 50 steps
     assert secret not in out + err
     assert not tmp_path.exists() or not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    "spec,url,model",
+    [("ollama:llama3", "http://localhost:11434/v1", "llama3"),
+     ("local:qwen2.5:7b@lmstudio", "http://localhost:1234/v1", "qwen2.5:7b"),
+     ("local:llama3", "http://localhost:11434/v1", "llama3")],
+)
+def test_check_model_understands_local_specs_as_run_does(
+    spec: str, url: str, model: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    probed: list[tuple[str, str | None]] = []
+
+    def probe(base_url: str, name: str | None, timeout: float) -> tuple[bool, str]:
+        probed.append((base_url, name))
+        return True, "fine"
+
+    monkeypatch.setattr(cli, "_probe_server", probe)
+    code, out, err = run_cli(capsys, "check-model", spec)
+    assert code == 0, err
+    assert probed == [(url, model)]
+
+
+def test_check_model_accepts_ollamas_latest_tag(
+    capsys: pytest.CaptureFixture[str], loopback: LoopbackServer
+) -> None:
+    code, out, _ = run_cli(capsys, "check-model", f"local:llava@{loopback.openai_base_url}")
+    assert code == 0 and out.startswith("ok")
+
+
+def test_anthropic_auth_token_counts_as_credentials(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "token-0123456789abcdef")
+    code, out, err = run_cli(capsys, "check-model", "anthropic:claude-haiku-4-5")
+    assert code == 0 and out.startswith("ok") and "token-0123456789abcdef" not in out + err
+    code, out, err = run_cli(capsys, "run", "tictactoe", "-p", "anthropic:claude-haiku-4-5", "--dry-run",
+                             "--out", str(tmp_path))
+    assert code == 0, err
 
 
 def test_run_and_check_a_local_openai_compatible_server(

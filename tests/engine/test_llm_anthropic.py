@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -153,6 +154,19 @@ def test_timeout_retry_is_visible(loopback: LoopbackServer) -> None:
     assert [n.reason for n in notices] == ["timeout"]
 
 
+def test_a_timeout_is_retried_at_most_once_per_call(loopback: LoopbackServer) -> None:
+    loopback.script(*[Slow(10)] * 6)
+    notices: list[RetryNotice] = []
+    client = client_for(loopback, max_retries=5, timeout_s=0.3)
+    start = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        run(client, lambda c: c.complete(ask(), on_retry=notices.append))
+    assert info.value.kind == "timeout"
+    assert [n.reason for n in notices] == ["timeout"]
+    assert len(loopback.posts()) == 2
+    assert time.monotonic() - start < 1.5
+
+
 @pytest.mark.parametrize("mode", ["reset", "eof"])
 def test_torn_stream_keeps_partial_text(loopback: LoopbackServer, mode: str) -> None:
     loopback.script(Torn("Nf3 looks", reasoning="consider", mode=mode))
@@ -173,6 +187,27 @@ def test_error_event_inside_the_stream(loopback: LoopbackServer) -> None:
     err = failure(loopback)
     assert err.kind == "server"
     assert "Overloaded" in str(err)
+
+
+def test_error_event_after_some_text_reads_as_a_mid_stream_error(loopback: LoopbackServer) -> None:
+    start = _sse_event("message_start", {"type": "message_start", "message": {
+        "id": "m", "type": "message", "role": "assistant", "model": MODEL, "content": [],
+        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 1}}})
+    block = _sse_event("content_block_start", {"type": "content_block_start", "index": 0,
+                                               "content_block": {"type": "text", "text": ""}})
+    text = _sse_event("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                              "delta": {"type": "text_delta", "text": "Nf3 is"}})
+    error = _sse_event("error", {"type": "error",
+                                 "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    loopback.script(Garbage(start + block + text + error))
+    err = failure(loopback)
+    assert err.kind == "server" and err.partial == "Nf3 is"
+    assert str(err) == "Anthropic: the server reported an error mid-stream: overloaded_error: Overloaded"
+    assert err.status is None  # the 200 of the stream is not the status of a failure
+
+
+def _sse_event(name: str, data: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
 
 
 def test_cancelling_the_task_cancels_the_call(loopback: LoopbackServer) -> None:

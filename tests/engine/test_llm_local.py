@@ -80,6 +80,21 @@ def test_health_check_server_without_model_list(loopback: LoopbackServer) -> Non
     assert report.reachable and report.models == [] and not report.model_listed
 
 
+@pytest.mark.parametrize(
+    "body,content_type",
+    [(b"<html>router login</html>", "text/html"), (b"[]", "application/json"),
+     (b'{"data": [1, 2]}', "application/json"), (b"", "application/json")],
+)
+def test_health_check_server_answering_something_else_never_raises(
+    loopback: LoopbackServer, body: bytes, content_type: str
+) -> None:
+    # The base URL points at some other web server: it answers 200, but not with a model list.
+    loopback.models_body = (body, content_type)
+    report = check(loopback.openai_base_url, "loop-model", probe_images=False)
+    assert report.reachable and report.models == [] and not report.model_listed
+    assert report.message.endswith("answered but did not list its models.")
+
+
 def test_health_check_unreachable_never_raises() -> None:
     start = time.monotonic()
     report = check(f"http://127.0.0.1:{free_port()}/v1", "anything", timeout=1)

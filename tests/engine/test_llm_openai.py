@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import socket
 import time
 import traceback
@@ -14,7 +15,7 @@ import pytest
 
 from engine.llm import pricing
 from engine.llm.base import Completion, Delta, ImagePart, LLMError, Message, Request, RetryNotice
-from engine.llm.openai_client import OpenAIClient, is_reasoning_model
+from engine.llm.openai_client import REASONING_ALLOWANCE, OpenAIClient, is_reasoning_model
 from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn, loopback  # noqa: F401
 
 KEY = "sk-test-0123456789abcdef"
@@ -110,6 +111,17 @@ def test_reasoning_models_get_effort_and_no_temperature(loopback: LoopbackServer
     reasoning, plain = (r.body for r in loopback.posts())
     assert reasoning["reasoning_effort"] == "high" and "temperature" not in reasoning
     assert "reasoning_effort" not in plain and plain["temperature"] == 0.7
+
+
+def test_reasoning_models_get_room_for_hidden_reasoning(loopback: LoopbackServer) -> None:
+    # Their reasoning counts against max_completion_tokens; 1024 in all would often leave no answer.
+    complete(loopback, ask(model="o4-mini", max_tokens=1024))
+    complete(loopback, ask(model="gpt-5-mini", max_tokens=1024, thinking=True, thinking_budget=4096))
+    complete(loopback, ask(model="gpt-4o", max_tokens=1024))
+    bare, budgeted, plain = (r.body["max_completion_tokens"] for r in loopback.posts())
+    assert bare == REASONING_ALLOWANCE + 1024
+    assert budgeted == 4096 + 1024
+    assert plain == 1024
 
 
 def test_reasoning_tokens_usage_and_cost(loopback: LoopbackServer) -> None:
@@ -210,6 +222,79 @@ def test_garbage_body_is_an_llm_error(loopback: LoopbackServer, body: bytes, con
     assert err.kind == "stream"
 
 
+@pytest.mark.parametrize(
+    "body",
+    [b'{"object": "error", "message": "model is loading"}', b'{"choices": []}'],
+)
+def test_json_body_without_an_answer_is_an_llm_error(loopback: LoopbackServer, body: bytes) -> None:
+    # A compatible server that ignores stream=True and sends a JSON error object (or no choices) with a
+    # 200: the contract is an LLMError, never a raw KeyError/IndexError.
+    loopback.script(Garbage(body, "application/json"))
+    err = failure(loopback)
+    assert err.kind == "stream"
+
+
+def _chunk(choice: dict[str, Any]) -> bytes:
+    body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [choice]}
+    return b"data: " + json.dumps(body).encode() + b"\n\n"
+
+
+@pytest.mark.parametrize(
+    "first,last",
+    [
+        # A compatible server that leaves out the choice's "index".
+        ({"delta": {"content": "up"}}, {"delta": {}, "finish_reason": "stop"}),
+        # One that streams content as a list of text parts.
+        ({"index": 0, "delta": {"content": [{"type": "text", "text": "up"}]}},
+         {"index": 0, "delta": {}, "finish_reason": "stop"}),
+    ],
+)
+def test_compatible_stream_variants_are_read(
+    loopback: LoopbackServer, first: dict[str, Any], last: dict[str, Any]
+) -> None:
+    loopback.script(Garbage(_chunk(first) + _chunk(last) + b"data: [DONE]\n\n"))
+    result = complete(loopback, provider="local")
+    assert (result.content, result.stop_reason) == ("up", "stop")
+
+
+def test_json_answer_with_content_parts_is_read(loopback: LoopbackServer) -> None:
+    body = {"choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": [{"type": "text", "text": "left"}]}}]}
+    loopback.script(Garbage(json.dumps(body).encode(), "application/json"))
+    assert complete(loopback, provider="local").content == "left"
+
+
+def test_conflict_after_retries_is_a_server_error_not_a_bad_request(loopback: LoopbackServer) -> None:
+    # The SDK retries 409 as transient; "bad_request" would make the harness forfeit at once.
+    loopback.script(Fail(409), Fail(409))
+    err = failure(loopback, max_retries=1)
+    assert (err.kind, err.status) == ("server", 409)
+    assert len(loopback.posts()) == 2
+
+
+def test_a_timeout_is_retried_at_most_once_per_call(loopback: LoopbackServer) -> None:
+    # max_retries=5 would otherwise wait six timeouts for one call.
+    loopback.script(*[Slow(10)] * 6)
+    notices: list[RetryNotice] = []
+    client = client_for(loopback, max_retries=5, timeout_s=0.3)
+    start = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        run(client, lambda c: c.complete(ask(), on_retry=notices.append))
+    assert info.value.kind == "timeout"
+    assert [n.reason for n in notices] == ["timeout"]
+    assert len(loopback.posts()) == 2
+    assert time.monotonic() - start < 1.5
+
+
+def test_other_retries_still_follow_max_retries_after_a_timeout(loopback: LoopbackServer) -> None:
+    loopback.script(Slow(10), Fail(503), Fail(503), Answer("left"))
+    notices: list[RetryNotice] = []
+    client = client_for(loopback, max_retries=3, timeout_s=0.3)
+    result = run(client, lambda c: c.complete(ask(), on_retry=notices.append))
+    assert result.content == "left"
+    assert [n.status for n in notices] == [None, 503, 503]
+
+
 def test_json_answer_instead_of_a_stream_is_accepted(loopback: LoopbackServer) -> None:
     loopback.script(Answer("up", reasoning="because", stream=False, input_tokens=5, output_tokens=2))
     deltas: list[Delta] = []
@@ -238,6 +323,26 @@ def test_cancelling_the_task_cancels_the_call(loopback: LoopbackServer) -> None:
     while loopback.disconnects == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert loopback.disconnects == 1  # the server saw the connection go away
+
+
+@pytest.mark.parametrize("make", ["openai", "anthropic"])
+def test_a_call_after_aclose_is_a_cancelled_llm_error(loopback: LoopbackServer, make: str) -> None:
+    from engine.llm.anthropic_client import AnthropicClient
+
+    client: Any = (
+        client_for(loopback) if make == "openai"
+        else AnthropicClient(api_key=KEY, base_url=loopback.anthropic_base_url, max_retry_wait_s=0.01)
+    )
+
+    async def scenario() -> LLMError:
+        await client.aclose()
+        with pytest.raises(LLMError) as info:
+            await client.complete(ask())
+        return info.value
+
+    err = asyncio.run(scenario())
+    assert err.kind == "cancelled"
+    assert loopback.posts() == []
 
 
 def test_unreachable_server_is_a_connection_error() -> None:

@@ -144,6 +144,17 @@ def test_damaged_key_store_reads_as_empty() -> None:
     assert KeyStore().get("openai") == "sk-fresh-5555555555"
 
 
+@pytest.mark.parametrize("content", ['{"version": 1, "keys": null}', '{"keys": ["sk-a"]}', '["x"]'])
+def test_key_store_of_the_wrong_shape_reads_as_empty_and_redact_still_works(content: str) -> None:
+    # redact() reads the store for every log line: a hand-edited file must not make logging raise.
+    keys_path().parent.mkdir(parents=True, exist_ok=True)
+    keys_path().write_text(content, encoding="utf-8")
+    assert KeyStore().get("openai") is None
+    assert redact("token sk-proj-abcDEF123456789xyz") == "token sk-[REDACTED]"
+    KeyStore().set("anthropic", "sk-ant-fresh-5555555555")
+    assert KeyStore().get("anthropic") == "sk-ant-fresh-5555555555"
+
+
 @pytest.mark.parametrize(
     "text,secret",
     [
