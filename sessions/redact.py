@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from pathlib import PurePath
 from typing import Any, Final
 
+from engine.llm import keys
+
 MASK: Final = "[REDACTED]"
 ENV_OMITTED: Final = "[environment omitted]"
 
@@ -62,16 +64,14 @@ _URL_PASSWORD_RE: Final = re.compile(r"(?<=://)([^/\s:@]+:)[^/\s@]+(?=@)")
 _CAMEL_RE: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NON_ALNUM_RE: Final = re.compile(r"[^a-z0-9]+")
 
-_registered: set[str] = set()
-
-
 def register_secret(value: str) -> None:
     """Mask ``value`` wherever it appears in anything written from now on (e.g. a key typed in the app).
 
-    Values shorter than 8 characters are ignored: masking them would garble ordinary text.
+    The providers' registry (:func:`engine.llm.keys.register_secret`) is the one list of secrets;
+    values shorter than 8 characters are ignored there: masking them would garble ordinary text.
     """
-    if isinstance(value, str) and len(value) >= 8:
-        _registered.add(value)
+    if isinstance(value, str):
+        keys.register_secret(value)
 
 
 def normalize_key(key: str) -> str:
@@ -94,24 +94,12 @@ def _env_secrets() -> set[str]:
     return {v for k, v in os.environ.items() if len(v) >= 8 and is_secret_key(k)}
 
 
-def _provider_registry() -> Any:
-    """The set of keys :mod:`engine.llm.keys` has been handed (every model client registers the key it
-    sends), or ``None``. Read, never written: it only tells when :func:`_provider_secrets` is stale."""
-    try:
-        from engine.llm import keys
-    except ImportError:  # pragma: no cover - the engine always ships its key module
-        return None
-    return getattr(keys, "_registered", None)
-
-
 def _provider_secrets() -> set[str]:
     """Every key the model providers know: keys given to a client, typed in the app or kept in the key
     store, and the SDKs' variables. A local server's key looks like nothing in particular, so only
-    its value can be masked; the providers keep their own registry, which the writer must honour."""
+    its value can be masked."""
     try:
-        from engine.llm import keys
-
-        return set(keys._known_secrets())
+        return keys.known_secrets()
     except Exception:  # a broken key store must not stop a session from being written
         return set()
 
@@ -133,21 +121,18 @@ class Redactor:
 
     def __init__(self, on_bytes: Callable[[bytes], str] | None = None) -> None:
         self._on_bytes = on_bytes
-        self._provider_count = -1
         self._refresh()
 
     def _refresh(self) -> None:
-        registry = _provider_registry()
-        self._provider_count = len(registry) if registry is not None else 0
-        literals = _env_secrets() | _registered | _provider_secrets()
+        self._generation = keys.secrets_generation()
+        literals = _env_secrets() | _provider_secrets()
         self._literals = sorted(literals, key=len, reverse=True)
 
     def text(self, s: str) -> str:
         """Mask key-shaped parts and known secret values of ``s``."""
+        if keys.secrets_generation() != self._generation:
+            self._refresh()  # a key was registered (a model client made, a key typed) since the snapshot
         for lit in self._literals:
-            if lit in s:
-                s = s.replace(lit, MASK)
-        for lit in _registered:  # values registered after this redactor was made
             if lit in s:
                 s = s.replace(lit, MASK)
         if "://" in s:
@@ -158,9 +143,6 @@ class Redactor:
 
     def __call__(self, value: Any) -> Any:
         """A JSON-compatible copy of ``value`` with secrets removed."""
-        registry = _provider_registry()
-        if registry is not None and len(registry) != self._provider_count:
-            self._refresh()  # a model client was made (and its key registered) after this redactor
         return self._walk(value)
 
     def _walk(self, v: Any) -> Any:

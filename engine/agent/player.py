@@ -58,6 +58,8 @@ from engine.players import MODEL, Decision, Observation
 FALLBACKS = ("random", "noop", "forfeit")
 #: Error kinds after which asking again cannot help (the key or the request itself is wrong).
 _HOPELESS = frozenset({"auth", "bad_request"})
+#: Timed-out calls after which a decision stops re-asking (each call already retried its timeout once).
+_MAX_TIMEOUTS_PER_DECISION = 2
 _SIM_OPTIONS = ("latency", "format_error_rate", "illegal_rate", "wrong_ir_rate", "api_error_rate")
 _PROVIDER_TITLES = {"openai": "OpenAI", "anthropic": "Anthropic", "local": "local server", "sim": "simulated"}
 
@@ -235,6 +237,7 @@ class ModelPlayer:
         obs.record(ev.PROMPT_BUILT, data, blobs=blobs)
 
         attempts = 0
+        timeouts = 0
         last: ParseResult | None = None
         problem = "no answer"
         while attempts < 1 + self.config.retries:
@@ -256,6 +259,12 @@ class ModelPlayer:
                     self._verify(obs, last)
                     return self._decision(obs, None, "forfeit", attempts, started, spent_before,
                                           reason=f"{problem}; the player forfeits", forfeit=True)
+                if exc.kind == "timeout":
+                    timeouts += 1
+                    if timeouts >= _MAX_TIMEOUTS_PER_DECISION:
+                        # A server that stays silent would otherwise hold the game for
+                        # retries x timeout; the fallback policy takes over instead.
+                        break
                 continue
             result = parse_answer(self.game, obs.state, obs.seat, completion.content)
             last = result

@@ -59,6 +59,7 @@ _MIN_SECRET_LEN = 8
 _lock = threading.Lock()
 # Keys handed to PlayTrace in this process (explicit keys given to clients); redact() masks them too.
 _registered: set[str] = set()
+_generation = 0
 
 
 def config_dir() -> Path:
@@ -209,20 +210,31 @@ def _resolve(provider: str, explicit: str | None, store: KeyStore | None) -> tup
 
 
 def register_secret(value: str | None) -> None:
-    """Tell :func:`redact` about a secret it must mask wherever it appears (e.g. a key given explicitly)."""
+    """Tell :func:`redact` (and every session writer) about a secret it must mask wherever it appears,
+    e.g. a key given explicitly or typed into the app."""
+    global _generation
     if value and len(value.strip()) >= _MIN_SECRET_LEN:
         with _lock:
             _registered.add(value.strip())
+            _generation += 1
 
 
 def forget_secret(value: str | None) -> None:
     """Undo :func:`register_secret` (mostly for tests)."""
+    global _generation
     if value:
         with _lock:
             _registered.discard(value.strip())
+            _generation += 1
 
 
-def _known_secrets() -> set[str]:
+def secrets_generation() -> int:
+    """A number that changes whenever a secret is registered or forgotten (to refresh snapshots)."""
+    return _generation
+
+
+def known_secrets() -> set[str]:
+    """Every secret value PlayTrace knows: registered ones, the SDKs' key variables, the key store."""
     secrets = set(_registered)
     for var in ENV_VARS.values():
         value = os.environ.get(var, "").strip()
@@ -278,7 +290,7 @@ def redact(text: str) -> str:
     if not text:
         return text
     # Known values first, longest first, so a key that does not look like "sk-..." is still caught.
-    for secret in sorted(_known_secrets(), key=len, reverse=True):
+    for secret in sorted(known_secrets(), key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, "[REDACTED]")
     for pattern, replacement in _PATTERNS:

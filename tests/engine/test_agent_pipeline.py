@@ -256,6 +256,17 @@ def test_hopeless_errors_forfeit_without_retrying() -> None:
     assert "auth" in decision.extra["fallback_reason"]
 
 
+def test_a_silent_server_ends_the_decision_after_two_timed_out_calls() -> None:
+    game = engine.make("2048")
+    client = ScriptedClient([LLMError("no answer in time", kind="timeout")])
+    player = make_model_player("openai:x", game, client=client, reflection=False,
+                               invalid_policy={"retries": 5, "fallback": "random"})
+    state = game.initial_state(seed=1)
+    decision = asyncio.run(player.act(Observation(game, state, 0, tuple(state.legal_actions(0)))))
+    assert len(client.requests) == 2
+    assert decision.extra["policy"] == "random" and "timeout" in decision.extra["fallback_reason"]
+
+
 def test_a_torn_stream_keeps_its_partial_text() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("stream cut", kind="stream", partial="thought: merge left")])
