@@ -190,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="check the command and print the plan and cost estimate without playing")
     harness = run.add_argument_group("model players (sim, openai, anthropic, local)")
     harness.add_argument("--perception", choices=("text", "image", "both"), default=None)
+    harness.add_argument("--no-image-labels", dest="image_labels", action="store_false", default=None,
+                         help="send the board image without row/column coordinate labels")
     harness.add_argument("--memory", type=int, default=None, metavar="N", help="steps remembered (0 = off)")
     harness.add_argument("--no-reflection", dest="reflection", action="store_false", default=None)
     harness.add_argument("--thinking", action="store_true", default=None, help="ask for extended thinking")
@@ -404,7 +406,7 @@ class BatchOutcome:
 def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
-    for name in ("perception", "memory", "reflection", "thinking", "thinking_budget", "effort",
+    for name in ("perception", "image_labels", "memory", "reflection", "thinking", "thinking_budget", "effort",
                  "temperature", "prompt_variant", "timeout_s"):
         value = getattr(args, name)
         if value is not None:

@@ -39,6 +39,7 @@ from engine.players import HUMAN, MODEL, Decision, HumanPlayer, Observation, Pla
 #: Harness options a model player accepts (a fork or a re-opened session reuses them).
 MODEL_OPTION_KEYS = (
     "perception",
+    "image_labels",
     "memory",
     "reflection",
     "thinking",

@@ -18,8 +18,11 @@ from engine.players import Player, StepRecord, is_model_spec, make_player
 from sessions import SessionWriter
 
 
-def png_renderer(game_id: str, size: int = 512, *, grid_labels: bool = True) -> Callable[[State], bytes] | None:
-    """The board renderer as PNG bytes (what a vision model receives), or ``None`` if there is none."""
+def png_renderer(game_id: str, size: int = 512) -> Callable[..., bytes] | None:
+    """The board renderer as PNG bytes (what a vision model receives), or ``None`` if there is none.
+
+    The function returned is ``render(state, *, grid_labels=True)``: the harness decides per model
+    player whether the image carries row/column coordinate labels."""
     import renderers
 
     try:
@@ -33,7 +36,7 @@ def png_renderer(game_id: str, size: int = 512, *, grid_labels: bool = True) -> 
 
     font_family()
 
-    def render(state: State) -> bytes:
+    def render(state: State, *, grid_labels: bool = True) -> bytes:
         return renderer.png(state, size, size, grid_labels=grid_labels)
 
     return render
@@ -88,7 +91,7 @@ def start_episode(
     max_steps: int | None = None,
     pacer: Pacer | None = None,
     review: Review | None = None,
-    render: Callable[[State], bytes] | None = None,
+    render: Callable[..., bytes] | None = None,
     players: Sequence[Player] | None = None,
     state: State | None = None,
     history: Sequence[StepRecord] = (),

@@ -192,6 +192,12 @@ class SeatEditor(QGroupBox):
         self.perception = QComboBox()
         for mode in ("text", "image", "both"):
             self.perception.addItem(mode, mode)
+        self.image_labels = QCheckBox("Label rows and columns on the image")
+        self.image_labels.setChecked(True)
+        self.perception.currentIndexChanged.connect(
+            lambda _i: self.image_labels.setEnabled(self.perception.currentData() != "text")
+        )
+        self.image_labels.setEnabled(False)
         self.memory = QSpinBox()
         self.memory.setRange(0, 100)
         self.memory.setValue(10)
@@ -269,6 +275,7 @@ class SeatEditor(QGroupBox):
         harness.setContentsMargins(0, 0, 0, 0)
         harness.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         harness.addRow("Perception", self.perception)
+        harness.addRow("", self.image_labels)
         harness.addRow("Memory", self.memory)
         harness.addRow("", self.reflection)
         think_row = QHBoxLayout()
@@ -351,6 +358,8 @@ class SeatEditor(QGroupBox):
                 self.player.setCurrentIndex(index)
         if "perception" in options:
             self.perception.setCurrentIndex(max(0, self.perception.findData(options["perception"])))
+        if "image_labels" in options:
+            self.image_labels.setChecked(bool(options["image_labels"]))
         if isinstance(options.get("memory"), int):
             self.memory.setValue(int(options["memory"]))
         if "reflection" in options:
@@ -383,6 +392,7 @@ class SeatEditor(QGroupBox):
             return {}
         opts: dict[str, Any] = {
             "perception": self.perception.currentData(),
+            "image_labels": self.image_labels.isChecked(),
             "memory": self.memory.value(),
             "reflection": self.reflection.isChecked(),
             "thinking": self.thinking.isChecked(),

@@ -91,7 +91,7 @@ class Match:
         max_steps: int | None = None,
         pacer: Pacer | None = None,
         review: Review | None = None,
-        render: Callable[[State], bytes] | None = None,
+        render: Callable[..., bytes] | None = None,
         forked_from: Mapping[str, Any] | None = None,
     ) -> None:
         if len(players) != game.num_seats:

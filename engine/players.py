@@ -37,7 +37,8 @@ class Observation:
     """What a player receives when it must act.
 
     ``emit`` records facts into the session (prompts, reasoning, parse chain) and the live panels;
-    ``render`` draws a state to PNG bytes with the same renderer the screen uses, when one is there.
+    ``render(state, *, grid_labels=True)`` draws a state to PNG bytes with the same renderer the screen
+    uses (optionally with row/column labels around the board), when one is there.
     """
 
     game: Game
@@ -46,7 +47,7 @@ class Observation:
     legal_actions: tuple[Action, ...]
     history: Sequence[StepRecord] = ()
     emit: EventSink = ignore_event
-    render: Callable[[State], bytes] | None = None
+    render: Callable[..., bytes] | None = None
     call: int = 0
 
     @property

@@ -100,17 +100,19 @@ def _number_grid_table(board: Sequence[Sequence[int]]) -> str:
 class Perception:
     """Turns an observation into a :class:`Percept` according to ``mode``."""
 
-    def __init__(self, mode: str = "text") -> None:
+    def __init__(self, mode: str = "text", *, image_labels: bool = True) -> None:
         if mode not in MODES:
             raise ValueError(f"perception must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
+        #: Whether the image carries row/column coordinate labels around the board.
+        self.image_labels = image_labels
 
     def perceive(self, obs: Observation) -> Percept:
         """Build the text and/or image for ``obs`` (never raises for a missing renderer)."""
         text = state_text(obs.state, obs.seat)
         if self.mode == "text":
             return Percept(text, None, "text", "text")
-        image, note = _draw(obs.render, obs.state)
+        image, note = _draw(obs.render, obs.state, self.image_labels)
         return self._percept(text, image, note)
 
     async def aperceive(self, obs: Observation) -> Percept:
@@ -122,7 +124,7 @@ class Perception:
         text = state_text(obs.state, obs.seat)
         if self.mode == "text":
             return Percept(text, None, "text", "text")
-        image, note = await asyncio.to_thread(_draw, obs.render, obs.state)
+        image, note = await asyncio.to_thread(_draw, obs.render, obs.state, self.image_labels)
         return self._percept(text, image, note)
 
     def _percept(self, text: str, image: bytes | None, note: str) -> Percept:
@@ -134,11 +136,11 @@ class Perception:
         return Percept(text, image, "both", "both")
 
 
-def _draw(render: Callable[[State], bytes] | None, state: State) -> tuple[bytes | None, str]:
+def _draw(render: Callable[..., bytes] | None, state: State, labels: bool) -> tuple[bytes | None, str]:
     """The board's PNG (or None) and, when there is none, why."""
     if render is None:
         return None, "no board renderer in this run (headless); sent the text view instead of an image"
     try:
-        return render(state), ""
+        return render(state, grid_labels=labels), ""
     except Exception as exc:  # a failed drawing must not cost the model its turn
         return None, f"rendering the board failed ({type(exc).__name__}: {exc}); sent the text view instead"

@@ -84,9 +84,11 @@ class HarnessConfig:
         budget_hard_usd: Spending at which the player forfeits.
         prices: Optional ``{"input_per_mtok", "output_per_mtok"}`` overriding the price table.
         timeout_s: Per-call timeout passed to the provider.
+        image_labels: Whether the board image carries row/column coordinate labels.
     """
 
     perception: str = "text"
+    image_labels: bool = True
     memory: int = DEFAULT_WINDOW
     reflection: bool = True
     thinking: bool = False
@@ -150,7 +152,7 @@ class ModelPlayer:
         self.config = config or HarnessConfig()
         self.template = prompts.load_template(game.id, self.config.prompt_variant)
         self.reflection_template = prompts.load_common("reflection")
-        self.perception = Perception(self.config.perception)
+        self.perception = Perception(self.config.perception, image_labels=self.config.image_labels)
         self.memory = Memory(self.config.memory)
         self.label = label or _default_label(client, model)
         self.spent_usd = 0.0
@@ -172,6 +174,7 @@ class ModelPlayer:
             "label": self.label,
             "simulated": bool(getattr(self.client, "simulated", False)),
             "perception": c.perception,
+            "image_labels": c.image_labels,
             "memory": c.memory,
             "reflection": c.reflection,
             "thinking": c.thinking,
@@ -612,6 +615,7 @@ def _invalid_policy(value: Any) -> tuple[int, str]:
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
+    "image_labels",
 )
 OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
 

@@ -301,7 +301,7 @@ def test_budget_soft_cap_warns_and_hard_cap_forfeits() -> None:
 
 def test_image_perception_sends_the_rendered_png() -> None:
     png = b"\x89PNG\r\n\x1a\nfake"
-    _, events, players = play("2048", ["sim:perfect"], max_steps=1, perception="both", render=lambda s: png)
+    _, events, players = play("2048", ["sim:perfect"], max_steps=1, perception="both", render=lambda s, **_: png)
     built = next(e for e in events if e.type == ev.PROMPT_BUILT)
     assert built.blobs["image"].data == png and built.data["images"] == 1
     assert built.data["perception"] == {"requested": "both", "used": "both"}

@@ -82,7 +82,7 @@ def test_text_perception_adds_the_coordinate_table_for_2048() -> None:
 def test_image_perception_records_a_failing_renderer() -> None:
     state = G2048.initial_state(seed=5)
 
-    def broken(_: object) -> bytes:
+    def broken(_: object, **__: object) -> bytes:
         raise RuntimeError("no GPU")
 
     obs = Observation(G2048, state, 0, tuple(state.legal_actions()), render=broken)

@@ -29,7 +29,7 @@ def _play(render: Any) -> list[Event]:
 def test_harness_renders_the_board_in_a_worker_thread() -> None:
     threads: list[threading.Thread] = []
 
-    def render(state: Any) -> bytes:
+    def render(state: Any, **_: Any) -> bytes:
         threads.append(threading.current_thread())
         return PNG
 
@@ -46,7 +46,7 @@ def test_loop_keeps_running_while_the_board_is_drawn() -> None:
     ticks: list[float] = []
     started = threading.Event()
 
-    def slow_render(state: Any) -> bytes:
+    def slow_render(state: Any, **_: Any) -> bytes:
         started.set()
         threading.Event().wait(0.15)
         return PNG
@@ -74,13 +74,13 @@ def test_loop_keeps_running_while_the_board_is_drawn() -> None:
 
 def test_events_match_the_synchronous_perception() -> None:
     sync = Perception("both")
-    events = _play(lambda s: PNG)
+    events = _play(lambda s, **_: PNG)
     built = next(e for e in events if e.type == ev.PROMPT_BUILT)
 
     class Obs:
         state = engine.make("2048").initial_state(3)
         seat = 0
-        render = staticmethod(lambda s: PNG)
+        render = staticmethod(lambda s, **_: PNG)
 
     expected = sync.perceive(Obs())  # type: ignore[arg-type]
     assert built.data["perception"] == expected.to_data()
@@ -88,7 +88,7 @@ def test_events_match_the_synchronous_perception() -> None:
 
 
 def test_failed_render_in_thread_falls_back_to_text() -> None:
-    def broken(state: Any) -> bytes:
+    def broken(state: Any, **_: Any) -> bytes:
         raise RuntimeError("no paint")
 
     events = _play(broken)
