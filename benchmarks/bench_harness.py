@@ -39,6 +39,7 @@ import engine  # noqa: E402
 from engine.agent.player import make_model_player  # noqa: E402
 from engine.events import Event  # noqa: E402
 from engine.llm.base import Completion, Delta, LLMClient, Request, RetryNotice, Usage  # noqa: E402
+from engine.llm.factory import make_client  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.players import Player  # noqa: E402
 
@@ -98,10 +99,14 @@ def run_steps(
     return timings
 
 
+def _p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))]
+
+
 def report(name: str, timings: list[float]) -> float:
     mean = statistics.fmean(timings)
-    p95 = sorted(timings)[int(0.95 * (len(timings) - 1))]
-    print(f"{name:<48} mean {mean:6.3f} ms   median {statistics.median(timings):6.3f} ms   p95 {p95:6.3f} ms")
+    print(f"{name:<48} mean {mean:6.3f} ms   median {statistics.median(timings):6.3f} ms   "
+          f"p95 {_p95(timings):6.3f} ms")
     return mean
 
 
@@ -165,13 +170,12 @@ def _loopback_server() -> Any:
 
 
 def _provider_client(provider: str, server: Any) -> LLMClient:
-    if provider == "openai":
-        from engine.llm.openai_client import OpenAIClient
-
-        return OpenAIClient(api_key=_BENCH_KEYS[provider], base_url=server.openai_base_url, max_retries=0)
-    from engine.llm.anthropic_client import AnthropicClient
-
-    return AnthropicClient(api_key=_BENCH_KEYS[provider], base_url=server.anthropic_base_url, max_retries=0)
+    base_url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
+    # The factory the app uses, so the benchmark builds its clients the same way.
+    client, _ = make_client(
+        f"{provider}:{_BENCH_MODELS[provider]}", api_key=_BENCH_KEYS[provider], base_url=base_url, max_retries=0
+    )
+    return client
 
 
 def run_loopback_steps(
@@ -217,10 +221,6 @@ def run_loopback_steps(
 
     asyncio.run(main())
     return whole, inside, calls
-
-
-def _p95(values: list[float]) -> float:
-    return sorted(values)[int(0.95 * (len(values) - 1))]
 
 
 def loopback_section(steps: int, listener: Callable[[Event], None]) -> float:

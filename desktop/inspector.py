@@ -1588,6 +1588,69 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
         "Answer again, following the output format exactly."
     )
     finished = {"reasoning_tokens": 0, "cost_usd": 0.0, "stop_reason": "end_turn", "retries": 0}
+    template = {"template": "tictactoe/default", "template_hash": "9f2c1e", "variant": "default"}
+    board_prompt = {"system": system, "user": user, "image": image_ref, "images": 1, **template}
+
+    # The second sample repeats the first one's call records, so they are built by these helpers.
+    def call_started(purpose: str, attempt: int, call: int = 1) -> dict[str, Any]:
+        data = {
+            "provider": "sim",
+            "model": "sim-tactician",
+            "params": {**params, "purpose": purpose},
+            "purpose": purpose,
+            "attempt": attempt,
+        }
+        return rec("model_call_started", data, call=call)
+
+    def call_finished(
+        latency_ms: int,
+        input_tokens: int,
+        output_tokens: int,
+        *,
+        purpose: str = "action",
+        attempt: int = 1,
+        call: int = 1,
+        reasoning_tokens: int = 0,
+    ) -> dict[str, Any]:
+        data = {
+            **finished,
+            "latency_ms": latency_ms,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "reasoning_tokens": reasoning_tokens,
+            "purpose": purpose,
+            "attempt": attempt,
+        }
+        return rec("model_call_finished", data, call=call)
+
+    def verifications(call: int = 1) -> list[dict[str, Any]]:
+        return [
+            rec(
+                "verification",
+                {
+                    "key": 1,
+                    "question": "Which cell did the opponent play last?",
+                    "answer": ["(2,0)"],
+                    "truth": ["(2,0)"],
+                    "correct": True,
+                    "detail": {},
+                },
+                call=call,
+            ),
+            rec(
+                "verification",
+                {
+                    "key": 2,
+                    "question": "Can you win this turn? (winning cells)",
+                    "answer": [],
+                    "truth": ["(2,2)"],
+                    "correct": False,
+                    "detail": {"outcome": "FN"},
+                },
+                call=call,
+            ),
+        ]
+
     return [
         rec(
             "turn_started",
@@ -1595,27 +1658,8 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
             call=None,
             seat=None,
         ),
-        rec(
-            "model_call_started",
-            {
-                "provider": "sim",
-                "model": "sim-tactician",
-                "params": {**params, "purpose": "reflection"},
-                "purpose": "reflection",
-                "attempt": 1,
-            },
-        ),
-        rec(
-            "model_call_finished",
-            {
-                **finished,
-                "latency_ms": 310,
-                "input_tokens": 240,
-                "output_tokens": 31,
-                "purpose": "reflection",
-                "attempt": 1,
-            },
-        ),
+        call_started("reflection", attempt=1),
+        call_finished(310, 240, 31, purpose="reflection"),
         rec(
             "reflection",
             {
@@ -1637,47 +1681,15 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
                 "size": 10,
             },
         ),
-        rec(
-            "prompt_built",
-            {
-                "system": system,
-                "user": user,
-                "image": image_ref,
-                "images": 1,
-                "template": "tictactoe/default",
-                "template_hash": "9f2c1e",
-                "variant": "default",
-                "perception": {"requested": "both", "used": "both"},
-            },
-        ),
-        rec(
-            "model_call_started",
-            {
-                "provider": "sim",
-                "model": "sim-tactician",
-                "params": {**params, "purpose": "action"},
-                "purpose": "action",
-                "attempt": 1,
-            },
-        ),
+        rec("prompt_built", {**board_prompt, "perception": {"requested": "both", "used": "both"}}),
+        call_started("action", attempt=1),
         rec(
             "model_retry",
             {"attempt": 1, "reason": "rate limited (429)", "wait_s": 2.0, "status": 429, "purpose": "action"},
         ),
         rec("reasoning", {"text": reasoning, "purpose": "action"}),
         rec("answer", {"text": answer1, "purpose": "action"}),
-        rec(
-            "model_call_finished",
-            {
-                **finished,
-                "latency_ms": 2410,
-                "input_tokens": 812,
-                "output_tokens": 164,
-                "reasoning_tokens": 96,
-                "purpose": "action",
-                "attempt": 1,
-            },
-        ),
+        call_finished(2410, 812, 164, reasoning_tokens=96),
         rec(
             "action_illegal",
             {"raw": answer1, "extracted": "(0,0)", "error": "cell (0,0) is already taken by X", "attempt": 1},
@@ -1687,59 +1699,17 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
             {
                 "system": system,
                 "user": reask,
-                "template": "tictactoe/default",
-                "template_hash": "9f2c1e",
-                "variant": "default",
+                **template,
                 "attempt": 2,
                 "reask": True,
                 "reason": "cell (0,0) is already taken by X",
             },
         ),
-        rec(
-            "model_call_started",
-            {
-                "provider": "sim",
-                "model": "sim-tactician",
-                "params": {**params, "purpose": "action"},
-                "purpose": "action",
-                "attempt": 2,
-            },
-        ),
+        call_started("action", attempt=2),
         rec("answer", {"text": answer1b, "purpose": "action"}),
-        rec(
-            "model_call_finished",
-            {
-                **finished,
-                "latency_ms": 640,
-                "input_tokens": 1010,
-                "output_tokens": 38,
-                "purpose": "action",
-                "attempt": 2,
-            },
-        ),
+        call_finished(640, 1010, 38, attempt=2),
         rec("action_parsed", {"raw": answer1b, "extracted": "(2,2)", "matched": "(2,2)", "attempt": 2}),
-        rec(
-            "verification",
-            {
-                "key": 1,
-                "question": "Which cell did the opponent play last?",
-                "answer": ["(2,0)"],
-                "truth": ["(2,0)"],
-                "correct": True,
-                "detail": {},
-            },
-        ),
-        rec(
-            "verification",
-            {
-                "key": 2,
-                "question": "Can you win this turn? (winning cells)",
-                "answer": [],
-                "truth": ["(2,2)"],
-                "correct": False,
-                "detail": {"outcome": "FN"},
-            },
-        ),
+        *verifications(),
         rec(
             "decision",
             {
@@ -1753,30 +1723,8 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
             },
         ),
         # A re-ask from the panel at the same step: a second sample, kept beside the first.
-        rec(
-            "prompt_built",
-            {
-                "system": system,
-                "user": user,
-                "image": image_ref,
-                "images": 1,
-                "template": "tictactoe/default",
-                "template_hash": "9f2c1e",
-                "variant": "default",
-            },
-            call=2,
-        ),
-        rec(
-            "model_call_started",
-            {
-                "provider": "sim",
-                "model": "sim-tactician",
-                "params": {**params, "purpose": "action"},
-                "purpose": "action",
-                "attempt": 1,
-            },
-            call=2,
-        ),
+        rec("prompt_built", board_prompt, call=2),
+        call_started("action", attempt=1, call=2),
         rec(
             "reasoning",
             {
@@ -1786,47 +1734,13 @@ def demo_records(image_ref: str = "attachment://sha256-demo.png") -> list[dict[s
             call=2,
         ),
         rec("answer", {"text": "Q1: (2,0)\nQ2: no\nMOVE: (2,1)", "purpose": "action"}, call=2),
-        rec(
-            "model_call_finished",
-            {
-                **finished,
-                "latency_ms": 980,
-                "input_tokens": 812,
-                "output_tokens": 41,
-                "purpose": "action",
-                "attempt": 1,
-            },
-            call=2,
-        ),
+        call_finished(980, 812, 41, call=2),
         rec(
             "action_parsed",
             {"raw": "Q1: (2,0) Q2: no MOVE: (2,1)", "extracted": "(2,1)", "matched": "(2,1)", "attempt": 1},
             call=2,
         ),
-        rec(
-            "verification",
-            {
-                "key": 1,
-                "question": "Which cell did the opponent play last?",
-                "answer": ["(2,0)"],
-                "truth": ["(2,0)"],
-                "correct": True,
-                "detail": {},
-            },
-            call=2,
-        ),
-        rec(
-            "verification",
-            {
-                "key": 2,
-                "question": "Can you win this turn? (winning cells)",
-                "answer": [],
-                "truth": ["(2,2)"],
-                "correct": False,
-                "detail": {"outcome": "FN"},
-            },
-            call=2,
-        ),
+        *verifications(call=2),
         rec(
             "action_applied",
             {

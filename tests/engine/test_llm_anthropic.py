@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import time
 import traceback
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from engine.llm import pricing
 from engine.llm.anthropic_client import AnthropicClient
 from engine.llm.base import Completion, Delta, ImagePart, LLMError, Message, Request, RetryNotice
+from tests.engine.llm_helpers import cancel_once_sent, complete_with, disconnects_seen, failure_of, run
 from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn, loopback  # noqa: F401
 
 KEY = "sk-ant-test-0123456789abcdef"
 MODEL = "claude-haiku-4-5"
-T = TypeVar("T")
 
 
 def client_for(server: LoopbackServer, **kw: Any) -> AnthropicClient:
@@ -28,28 +26,16 @@ def client_for(server: LoopbackServer, **kw: Any) -> AnthropicClient:
     return AnthropicClient(base_url=server.anthropic_base_url, **kw)
 
 
-def run(client: AnthropicClient, fn: Callable[[AnthropicClient], Awaitable[T]]) -> T:
-    async def main() -> T:
-        try:
-            return await fn(client)
-        finally:
-            await client.aclose()
-
-    return asyncio.run(main())
-
-
 def ask(text: str = "Your move?", **kw: Any) -> Request:
     return Request(model=MODEL, messages=(Message("system", "You play chess."), Message("user", text)), **kw)
 
 
 def complete(server: LoopbackServer, request: Request | None = None, **kw: Any) -> Completion:
-    return run(client_for(server, **kw), lambda c: c.complete(request or ask()))
+    return complete_with(client_for(server, **kw), request or ask())
 
 
 def failure(server: LoopbackServer, request: Request | None = None, **kw: Any) -> LLMError:
-    with pytest.raises(LLMError) as info:
-        complete(server, request, **kw)
-    return info.value
+    return failure_of(client_for(server, **kw), request or ask())
 
 
 def test_thinking_and_text_stream_in_order(loopback: LoopbackServer) -> None:
@@ -212,22 +198,8 @@ def _sse_event(name: str, data: dict[str, Any]) -> bytes:
 
 def test_cancelling_the_task_cancels_the_call(loopback: LoopbackServer) -> None:
     loopback.script(Slow(10))
-
-    async def scenario(client: AnthropicClient) -> float:
-        task = asyncio.create_task(client.complete(ask()))
-        while not loopback.posts():
-            await asyncio.sleep(0.01)
-        start = time.monotonic()
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        return time.monotonic() - start
-
-    assert run(client_for(loopback), scenario) < 1
-    deadline = time.monotonic() + 3
-    while loopback.disconnects == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert loopback.disconnects == 1
+    assert cancel_once_sent(loopback, client_for(loopback), ask()) < 1
+    assert disconnects_seen(loopback) == 1
 
 
 def test_env_key_and_base_url_are_honoured(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> None:

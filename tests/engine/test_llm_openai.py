@@ -8,18 +8,17 @@ import json
 import socket
 import time
 import traceback
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from engine.llm import pricing
 from engine.llm.base import Completion, Delta, ImagePart, LLMError, Message, Request, RetryNotice
 from engine.llm.openai_client import REASONING_ALLOWANCE, OpenAIClient, is_reasoning_model
+from tests.engine.llm_helpers import cancel_once_sent, complete_with, disconnects_seen, failure_of, run
 from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn, loopback  # noqa: F401
 
 KEY = "sk-test-0123456789abcdef"
-T = TypeVar("T")
 
 
 def client_for(server: LoopbackServer, **kw: Any) -> OpenAIClient:
@@ -28,28 +27,16 @@ def client_for(server: LoopbackServer, **kw: Any) -> OpenAIClient:
     return OpenAIClient(base_url=server.openai_base_url, **kw)
 
 
-def run(client: OpenAIClient, fn: Callable[[OpenAIClient], Awaitable[T]]) -> T:
-    async def main() -> T:
-        try:
-            return await fn(client)
-        finally:
-            await client.aclose()
-
-    return asyncio.run(main())
-
-
 def ask(text: str = "Your move?", *, model: str = "gpt-4o", **kw: Any) -> Request:
     return Request(model=model, messages=(Message("system", "You play 2048."), Message("user", text)), **kw)
 
 
 def complete(server: LoopbackServer, request: Request | None = None, **kw: Any) -> Completion:
-    return run(client_for(server, **kw), lambda c: c.complete(request or ask()))
+    return complete_with(client_for(server, **kw), request or ask())
 
 
 def failure(server: LoopbackServer, request: Request | None = None, **kw: Any) -> LLMError:
-    with pytest.raises(LLMError) as info:
-        complete(server, request, **kw)
-    return info.value
+    return failure_of(client_for(server, **kw), request or ask())
 
 
 def test_deltas_stream_in_order_with_reasoning_separated(loopback: LoopbackServer) -> None:
@@ -306,23 +293,9 @@ def test_json_answer_instead_of_a_stream_is_accepted(loopback: LoopbackServer) -
 
 def test_cancelling_the_task_cancels_the_call(loopback: LoopbackServer) -> None:
     loopback.script(Slow(10))
-
-    async def scenario(client: OpenAIClient) -> float:
-        task = asyncio.create_task(client.complete(ask()))
-        while not loopback.posts():
-            await asyncio.sleep(0.01)
-        start = time.monotonic()
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        return time.monotonic() - start
-
-    elapsed = run(client_for(loopback), scenario)
+    elapsed = cancel_once_sent(loopback, client_for(loopback), ask())
     assert elapsed < 1
-    deadline = time.monotonic() + 3
-    while loopback.disconnects == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert loopback.disconnects == 1  # the server saw the connection go away
+    assert disconnects_seen(loopback) == 1  # the server saw the connection go away
 
 
 @pytest.mark.parametrize("make", ["openai", "anthropic"])
