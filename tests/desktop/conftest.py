@@ -88,3 +88,24 @@ def point_for(board: BoardView, action: str) -> QPoint:
             if board.action_at(QPointF(x, y)) == action:
                 return QPoint(round(x), round(y))
     raise AssertionError(f"no point on the board plays {action}")
+
+
+def sim_setup(**sim: Any) -> Any:
+    """Tic-tac-toe, the simulated model (X, no latency) against random, paused for stepping by hand."""
+    from desktop.controller import GameSetup, SeatSetup
+
+    return GameSetup(
+        "tictactoe",
+        [SeatSetup("sim", {"latency": 0, **sim}), SeatSetup("random")],
+        seed=4,
+        paused=True,
+        delay=0,
+    )
+
+
+async def paused_at_model(window: Any, setup: Any = None) -> Any:
+    """Start ``setup`` (default :func:`sim_setup`) and wait until the model is to act, paused."""
+    c = window.controller
+    await window.start_game(setup or sim_setup())
+    await until(lambda: c.pacer is not None and c.pacer.waiting and c.model_to_act() == 0, what="model turn")
+    return c

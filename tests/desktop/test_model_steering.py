@@ -9,24 +9,7 @@ from PySide6.QtCore import Qt
 
 import sessions
 from desktop.controller import GameSetup, SeatSetup
-from tests.desktop.conftest import point_for, until
-
-
-def _sim_setup(**sim: Any) -> GameSetup:
-    return GameSetup(
-        "tictactoe",
-        [SeatSetup("sim", {"latency": 0, **sim}), SeatSetup("random")],
-        seed=4,
-        paused=True,
-        delay=0,
-    )
-
-
-async def _paused_at_model(window: Any, setup: GameSetup | None = None) -> Any:
-    c = window.controller
-    await window.start_game(setup or _sim_setup())
-    await until(lambda: c.pacer is not None and c.pacer.waiting and c.model_to_act() == 0, what="model turn")
-    return c
+from tests.desktop.conftest import paused_at_model, point_for, sim_setup, until
 
 
 def _events(c: Any, type_: str) -> list[dict[str, Any]]:
@@ -35,7 +18,7 @@ def _events(c: Any, type_: str) -> list[dict[str, Any]]:
 
 def test_ask_reask_accept_keeps_both_alternatives(window: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window)
+        c = await paused_at_model(window)
         window.refresh()
         assert window.inspector.ask_button.isEnabled()
         window.inspector.sig_ask_requested.emit()
@@ -64,7 +47,7 @@ def test_ask_reask_accept_keeps_both_alternatives(window: Any, run: Any) -> None
 
 def test_override_by_clicking_the_board(window: Any, qtbot: Any, run: Any) -> None:
     async def scenario() -> tuple[Any, str, str]:
-        c = await _paused_at_model(window)
+        c = await paused_at_model(window)
         c.ask()
         await until(lambda: c.pending is not None, what="a held decision")
         proposed = c.pending["action"]
@@ -86,7 +69,7 @@ def test_override_by_clicking_the_board(window: Any, qtbot: Any, run: Any) -> No
 
 def test_take_over_and_hand_back(window: Any, qtbot: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window)
+        c = await paused_at_model(window)
         window.inspector.sig_take_over_requested.emit()
         assert c.taken_over(0)
         await until(lambda: c.waiting_human() is not None, what="my turn in the model's seat")
@@ -115,7 +98,7 @@ def test_take_over_and_hand_back(window: Any, qtbot: Any, run: Any) -> None:
 
 def test_cancel_in_flight_call_keeps_the_game(window: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window, _sim_setup(latency=0.05))
+        c = await paused_at_model(window, sim_setup(latency=0.05))
         c.ask()
         await until(lambda: c.busy, what="a model call in flight")
         window.refresh()
@@ -139,7 +122,7 @@ def test_cancel_in_flight_call_keeps_the_game(window: Any, run: Any) -> None:
 
 def test_fork_from_a_step_starts_a_new_session(window: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window)
+        c = await paused_at_model(window)
         c.run()
         await until(lambda: c.finished_status is not None, what="game over")
         source = c.folder

@@ -8,29 +8,12 @@ from PySide6.QtCore import Qt
 
 import sessions
 from desktop.controller import GameSetup, SeatSetup
-from tests.desktop.conftest import point_for, until
-
-
-def _setup(**sim: Any) -> GameSetup:
-    return GameSetup(
-        "tictactoe",
-        [SeatSetup("sim", {"latency": 0, **sim}), SeatSetup("random")],
-        seed=4,
-        paused=True,
-        delay=0,
-    )
-
-
-async def _paused_at_model(window: Any, setup: GameSetup) -> Any:
-    c = window.controller
-    await window.start_game(setup)
-    await until(lambda: c.pacer is not None and c.pacer.waiting and c.model_to_act() == 0, what="model turn")
-    return c
+from tests.desktop.conftest import paused_at_model, point_for, sim_setup, until
 
 
 def test_take_over_while_the_model_is_thinking_lets_me_play(window: Any, qtbot: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window, _setup(latency=5))
+        c = await paused_at_model(window, sim_setup(latency=5))
         assert c.ask()
         await until(lambda: c.busy, what="a model call in flight")
         assert c.take_over()
@@ -50,7 +33,7 @@ def test_take_over_while_the_model_is_thinking_lets_me_play(window: Any, qtbot: 
 
 def test_cancelled_reask_then_ask_holds_the_new_calls_number(window: Any, run: Any) -> None:
     async def scenario() -> Any:
-        c = await _paused_at_model(window, _setup())
+        c = await paused_at_model(window, sim_setup())
         c.ask()
         await until(lambda: c.pending is not None, what="a held decision")
         first = c.pending
@@ -255,7 +238,7 @@ def test_closing_a_taken_over_game_leaves_no_task_waiting_for_me(window: Any, ru
     c = window.controller
 
     async def scenario() -> list[Any]:
-        await _paused_at_model(window, _setup())
+        await paused_at_model(window, sim_setup())
         assert c.take_over()
         await until(lambda: c.waiting_human() is not None, what="my turn in the model's seat")
         await c.close()
@@ -303,7 +286,7 @@ def test_take_over_mid_call_then_hand_back_holds_the_decision_once(window: Any, 
     c = window.controller
 
     async def scenario() -> None:
-        await _paused_at_model(window, _setup(latency=5))
+        await paused_at_model(window, sim_setup(latency=5))
         assert c.ask()
         await until(lambda: c.busy, what="a model call in flight")
         assert c.take_over()
