@@ -340,7 +340,7 @@ def test_module_main_writes_a_sample(
 
 
 def test_renderers_read_only_the_contract_attributes() -> None:
-    # Stand-ins carrying just the attributes CONTRACTS.md lists draw exactly like the real states.
+    # Stand-ins carrying just the state attributes the renderers document draw exactly like real states.
     real_ttt = ttt_state("(1,1)", "(0,0)", "(0,2)", "(2,2)", "(2,0)")
     line = real_ttt.winning_line()
     stand_in_ttt = SimpleNamespace(
