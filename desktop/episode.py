@@ -115,6 +115,6 @@ def start_episode(
         render=render,
         forked_from=forked_from,
     )
-    extra = {"forked_from": dict(forked_from)} if forked_from else None
-    writer = SessionWriter.for_match(root, match, title=title, extra=extra)
+    # A fork's origin reaches the manifest through the match's session_started event.
+    writer = SessionWriter.for_match(root, match, title=title)
     return Episode(game, match, writer, [p.spec for p in seated])
