@@ -34,8 +34,10 @@ from typing import Any
 import engine
 from engine import events as ev
 from engine.core import Game, GameError, State, UnknownGameError
+from engine.options import OptionError
 from engine.events import Event
-from engine.players import HUMAN, Player, is_model_spec
+from engine.players import HUMAN, Player
+from engine.roster import is_model_spec
 
 log = logging.getLogger("playtrace.cli")
 
@@ -119,18 +121,18 @@ def _setup_logging(verbose: bool) -> None:
             logging.getLogger(noisy).setLevel(logging.INFO)
 
 
-def _parse_game_options(values: Sequence[str]) -> dict[str, Any]:
-    """``--option size=5`` pairs to a dict; values are read as JSON when they can be (``5``, ``true``)."""
-    options: dict[str, Any] = {}
-    for item in values:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--option takes KEY=VALUE, not {item!r}")
-        try:
-            options[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key.strip()] = raw
-    return options
+def _parse_game_options(game_id: str, values: Sequence[str]) -> dict[str, Any]:
+    """``--option size=5`` pairs, read against the game's options schema (a usage error otherwise)."""
+    from engine.options import parse_assignments
+
+    try:
+        cls = engine.declaration(game_id)
+    except UnknownGameError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        return parse_assignments(cls.options_schema, values, game=cls.title)
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _stdout_console() -> Any:
@@ -233,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("zip", type=Path)
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
 
-    sub.add_parser("games", parents=[common], help="the games, their seats and built-in bots")
+    games = sub.add_parser("games", parents=[common], help="the games, their seats, bots and options")
+    games.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     chk = sub.add_parser("check-model", parents=[common],
                          help="check that a model can be used (server reachable / key present)")
@@ -455,7 +458,7 @@ def _plan(args: argparse.Namespace) -> BatchPlan:
     if args.timeout_s is not None and not (math.isfinite(args.timeout_s) and args.timeout_s > 0):
         # 0 or less times out every call at once; NaN slips through every comparison.
         raise UsageError("--timeout must be a number of seconds above 0")
-    options = _parse_game_options(args.option)
+    options = _parse_game_options(args.game, args.option)
     try:
         game = engine.make(args.game, **options)
     except UnknownGameError as exc:
@@ -1195,28 +1198,61 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``playtrace games``: ids, titles, seats and built-in bots."""
-    from engine.players import bots_for
-    from engine.registry import all_specs
+    """``playtrace games``: every registered game, its seats, kind, bots and options; games that
+    cannot be played here are listed with the reason and the command that installs what they need."""
+    from engine.roster import bots_for
 
-    rows = []
-    for spec in all_specs():
-        try:
-            game = engine.make(spec.id)
-            seats = ", ".join(s.name for s in game.seats)
-        except Exception as exc:  # noqa: BLE001  (one broken game must not hide the others)
-            seats = f"{spec.seats} (unavailable: {_one_line(exc)})"
-        try:
-            bots = ", ".join(bots_for(spec.id))
-        except Exception:  # noqa: BLE001
-            bots = "random"
-        rows.append((spec.id, spec.title, seats, bots))
-    width = max((len(r[0]) for r in rows), default=4)
-    twidth = max((len(r[1]) for r in rows), default=5)
-    print(f"{'id':<{width}}  {'title':<{twidth}}  seats / bots")
-    for gid, title, seats, bots in rows:
-        print(f"{gid:<{width}}  {title:<{twidth}}  {seats} / {bots}")
+    listed = engine.entries()
+    if getattr(args, "json", False):
+        print(json.dumps([_game_json(e) for e in listed], indent=2))
+        return EXIT_OK
+    for e in listed:
+        if not e.available or e.cls is None:
+            hint = f" (install: {e.install})" if e.install else ""
+            print(f"{e.id}  {e.title}  UNAVAILABLE: {e.problem}{hint}")
+            continue
+        cls = e.cls
+        seats = ", ".join(s.name for s in cls.seats)
+        print(f"{e.id}  {cls.title}  [{', '.join(cls.suites) or e.distribution}]  {_kind_text(cls)}")
+        print(f"    seats: {seats}; players: human, {', '.join(bots_for(cls))}, sim, models")
+        for o in cls.options_schema:
+            print(f"    --option {o.name}=…  {o.describe_type()}, default {o.default}" + (f": {o.help}" if o.help else ""))
     return EXIT_OK
+
+
+def _kind_text(cls: type[engine.Game]) -> str:
+    parts = [
+        f"{len(cls.seats)} seat{'s' if len(cls.seats) != 1 else ''}",
+        "simultaneous" if cls.simultaneous else "turn-based",
+        "chance" if cls.chance else "deterministic",
+        "perfect information" if cls.perfect_information else "hidden information",
+    ]
+    if cls.tick_s is not None:
+        parts.append(f"real time ({cls.tick_s:g} s a tick)")
+    return ", ".join(parts)
+
+
+def _game_json(e: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": e.id, "title": e.title, "available": e.available, "distribution": e.distribution}
+    if e.problem:
+        data["problem"] = e.problem
+    if e.install:
+        data["install"] = e.install
+    cls = e.cls
+    if cls is not None:
+        data |= {
+            "suites": list(cls.suites),
+            "seats": [s.name for s in cls.seats],
+            "simultaneous": cls.simultaneous,
+            "chance": cls.chance,
+            "perfect_information": cls.perfect_information,
+            "tick_s": cls.tick_s,
+            "default_action": cls.default_action,
+            "bots": list(cls.bots),
+            "default_opponent": cls.default_opponent,
+            "options": [o.to_data() for o in cls.options_schema],
+        }
+    return data
 
 
 # -- check-model ---------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ from engine import events as ev
 from engine.core import Game, Seat, State
 from engine.events import Event
 from engine.match import Pacer
-from engine.players import HUMAN, MODEL, Decision, HumanPlayer, Observation, Player, StepRecord, make_player
+from engine.players import HUMAN, MODEL, Decision, HumanPlayer, Observation, Player, StepRecord
+from engine.roster import make_player
 
 #: Harness options a model player accepts (a fork or a re-opened session reuses them).
 MODEL_OPTION_KEYS = (

@@ -14,22 +14,25 @@ from typing import Any
 import engine
 from engine.core import Game, State
 from engine.match import Match, MatchResult, Pacer, Review
-from engine.players import Player, StepRecord, is_model_spec, make_player
+from engine.players import Player, StepRecord
+from engine.roster import is_model_spec, make_player
 from sessions import SessionWriter
 
 
 def png_renderer(game_id: str, size: int = 512) -> Callable[..., bytes] | None:
-    """The board renderer as PNG bytes (what a vision model receives), or ``None`` if there is none.
+    """The board renderer as PNG bytes (what a vision model receives): the game's own renderer, or
+    the text fallback for a game without one; ``None`` only when Qt cannot draw here at all.
 
     The function returned is ``render(state, *, grid_labels=True)``: the harness decides per model
-    player whether the image carries row/column coordinate labels."""
+    player whether the image carries row/column coordinate labels. It is given the acting seat's
+    view, so the image never shows what that seat may not see."""
     import renderers
 
+    renderer = renderers.get(game_id)
     try:
-        renderer = renderers.get(game_id)
-    except KeyError:
+        renderers.ensure_gui_app()
+    except RuntimeError:
         return None
-    renderers.ensure_gui_app()
     # Model players draw their images in a worker thread (off the event loop). Registering the
     # bundled fonts with Qt is not thread-safe, so it happens here, on the GUI thread, first.
     from renderers.base import font_family

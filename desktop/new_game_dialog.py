@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import theme
 from desktop.controller import GameSetup, SeatSetup
-from engine.players import bots_for
+from engine.roster import bots_for
 
 SIM = "sim"
 MODEL = "model…"
@@ -175,7 +175,7 @@ class SeatEditor(QGroupBox):
         self._decisions = decisions or (lambda: decisions_per_episode(game_id, None))
         self.player = QComboBox()
         self.player.addItem("Human (you)", "human")
-        for bot in bots_for(game_id):
+        for bot in bots_for(engine.declaration(game_id)):
             self.player.addItem(f"Bot: {bot}", bot)
         self.player.addItem("sim (simulated model, offline)", SIM)
         self.player.addItem("Model… (OpenAI, Anthropic, local server)", MODEL)
@@ -502,7 +502,7 @@ class NewGameDialog(QDialog):
             elif game.num_seats == 1:
                 editor.set_choice("human")
             else:
-                editor.set_choice("human" if seat == 0 else bots_for(game_id)[-1])
+                editor.set_choice("human" if seat == 0 else engine.declaration(game_id).default_opponent)
             self.seats_layout.addWidget(editor)
             self.seat_editors.append(editor)
         self.seats_layout.addStretch(1)

@@ -6,16 +6,28 @@ Actions are canonical strings (``"up"``, ``"(1,1)"``, ``"raise 20"``). Randomnes
 shuffled deck) is derived from the seed carried inside the state, never from global state, so
 ``initial_state(seed=s)`` followed by the same actions always yields the same states.
 
-Everything else in PlayTrace builds on this module: bots search states, oracles inspect them,
-sessions snapshot them as JSON, renderers draw them and the Gymnasium adapter wraps them.
+The :class:`Game` subclass *is* the game's declaration: its class attributes carry everything the rest
+of PlayTrace needs to know (id, title, suites, seats, flags, options, keys, bots, prompts, optional
+dependencies). Code outside a game's package reads those attributes and never branches on a game id.
+Hooks that live in the game's package (bots, intermediate questions, the answer extractor, the
+simulated model's behaviour) are named by import strings, resolved by :meth:`Game.load`, so listing
+26 games imports none of their bots.
+
+Every seat sees only its own view: :meth:`State.observe` gives the state as one seat knows it (the
+opponent's cards hidden), and :meth:`State.secrets` names what only that seat may know, which
+:func:`engine.conformance.check_game` uses to prove that no other seat ever receives it.
 """
 
 from __future__ import annotations
 
 import abc
 import dataclasses
+import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
+
+from engine.options import Option, validate
 
 Seat = int
 Action = str
@@ -26,8 +38,12 @@ class GameError(ValueError):
     """Base class for errors about games, states and actions."""
 
 
-class UnknownGameError(GameError):
+class UnknownGameError(GameError, LookupError):
     """No game is registered under the requested id."""
+
+
+class GameUnavailableError(UnknownGameError):
+    """The game is registered but cannot be played here (an optional dependency is missing)."""
 
 
 class InvalidActionError(GameError):
@@ -85,7 +101,8 @@ class State(abc.ABC):
     def apply(self, action: Action | Mapping[Seat, Action]) -> State:
         """Return the state after ``action``; the receiver is unchanged.
 
-        Turn-based games take one action string; simultaneous games take ``{seat: action}``.
+        Turn-based games take one action string; simultaneous games take ``{seat: action}`` with one
+        entry per seat in :attr:`to_act`.
 
         Raises:
             IllegalActionError: the action is not legal here.
@@ -106,6 +123,11 @@ class State(abc.ABC):
     def text(self, seat: Seat | None = None) -> str:
         """The text view of this state for ``seat`` (what a text-only model and the UI show)."""
 
+    def text_table(self, seat: Seat | None = None) -> str:
+        """A symbolic listing with coordinates (``"Tile 8 at (row 0, col 2)"``), or ``""`` when the
+        text view already is one. Perception adds it to a model's text view."""
+        return ""
+
     @abc.abstractmethod
     def to_json(self) -> JsonDict:
         """A JSON-compatible dict from which :meth:`Game.state_from_json` rebuilds an equal state."""
@@ -113,6 +135,42 @@ class State(abc.ABC):
     def metrics(self) -> dict[str, float]:
         """Extra named figures for summaries and plots (e.g. ``max_tile``); empty by default."""
         return {}
+
+    # -- information: what each seat may see --------------------------------------------------
+
+    def observe(self, seat: Seat) -> State:
+        """This state as ``seat`` knows it. Players, prompts, images and bots get only this.
+
+        Games with perfect information return the state itself (the default). Games with hidden
+        information return a state whose other seats' private parts are masked; such a view must
+        still answer ``text``, ``text_table``, ``legal_actions(seat)``, ``scores`` and ``to_json``
+        (so it can be drawn and recorded), but need not support ``apply``.
+        """
+        return self
+
+    def secrets(self, seat: Seat) -> frozenset[str]:
+        """Words that only ``seat`` may know now (its hole cards, its secret value); empty when the
+        game hides nothing. :func:`engine.conformance.check_game` checks that no other seat's
+        observation contains any of them as a word."""
+        return frozenset()
+
+    # -- chance ---------------------------------------------------------------------------------
+
+    def outcomes(self, action: Action | Mapping[Seat, Action]) -> list[tuple[float, State]]:
+        """Every state ``action`` can lead to, with its probability (they sum to 1).
+
+        Deterministic games have one outcome, the default. Games with chance (a tile spawn, a card
+        dealt) list each possible result, so search bots can average over them without knowing the
+        game's internals; :meth:`apply` picks one of them from the seed the state carries.
+        """
+        return [(1.0, self.apply(action))]
+
+    # -- notes for people and models --------------------------------------------------------------
+
+    def annotate(self, action: Action, seat: Seat | None = None) -> str:
+        """A short note on a legal ``action`` that a reader of a model's decision should see
+        (``"this move does not change the board (a wasted turn)"``), or ``""``."""
+        return ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,27 +182,99 @@ class Transition:
 
 
 class Game(abc.ABC):
-    """A registered game: its rules, seats, options and how to start and restore states."""
+    """A game: its declaration (class attributes), its options, and how to start and restore states.
 
+    Subclasses set the class attributes below and implement :meth:`initial_state` and
+    :meth:`state_from_json`. They register under the ``playtrace.games`` entry-point group, with the
+    game id as the entry point's name (see :mod:`engine.registry`).
+    """
+
+    # -- identity -------------------------------------------------------------------------------
+    #: Short lowercase id (``"2048"``, ``"tictactoe"``); the entry point's name.
     id: ClassVar[str]
+    #: The name people read (``"Tic-tac-toe"``).
     title: ClassVar[str]
-    #: Papers whose benchmark includes this game (for grouping in the UI): "lmgame", "gamebot", ...
+    #: Benchmarks that include the game: ``"lmgame"``, ``"gamebot"``, ``"lvlm"``, ``"gvgai"``.
     suites: ClassVar[tuple[str, ...]] = ()
+    #: One sentence about the game, for lists and the New game dialog.
+    description: ClassVar[str] = ""
     #: Names of the seats in order; ``len(seats)`` is the number of players.
     seats: ClassVar[tuple[SeatInfo, ...]]
-    #: Whether all seats act at once (Pong, Surround) rather than in turn.
+
+    # -- flags ----------------------------------------------------------------------------------
+    #: All seats in :attr:`State.to_act` act at once (Pong, Surround) rather than in turn.
     simultaneous: ClassVar[bool] = False
+    #: Chance events happen (tile spawns, dealt cards); :meth:`State.outcomes` lists them.
+    chance: ClassVar[bool] = False
+    #: Every seat sees the whole state; ``False`` when :meth:`State.observe` hides something.
+    perfect_information: ClassVar[bool] = True
+    #: Seconds per tick for real-time games: a human who has not acted by then plays
+    #: :attr:`default_action`. ``None`` for turn-by-turn games.
+    tick_s: ClassVar[float | None] = None
+    #: The action applied for a seat that did not act in time (``"noop"``), and the no-op a model's
+    #: fallback policy may choose; ``None`` when the game has none.
+    default_action: ClassVar[Action | None] = None
+
+    # -- play -----------------------------------------------------------------------------------
+    #: The options the game takes (see :mod:`engine.options`).
+    options_schema: ClassVar[tuple[Option, ...]] = ()
+    #: Every action of the game in a fixed order, when there is such a list (2048's four moves);
+    #: the Gymnasium adapter's discrete action space. Empty when actions depend on the state.
+    actions: ClassVar[tuple[Action, ...]] = ()
     #: Neutral key names (``"up"``, ``"w"``, ``"1"``) to actions, for human play.
     keymap: ClassVar[Mapping[str, Action]] = {}
+    #: How a person plays, in one line (``"Arrows or W A S D slide the tiles"``).
+    controls: ClassVar[str] = ""
     #: The most steps an episode can last when the rules bound it (Tic-tac-toe: 9), else ``None``.
     max_episode_steps: ClassVar[int | None] = None
 
+    # -- players and models (import strings; a leading "." is relative to the game's package) -----
+    #: Built-in bots: player spec -> ``"module:factory"``; a factory takes ``(game, seed)``.
+    bots: ClassVar[Mapping[str, str]] = {}
+    #: The player spec a new game offers as the opponent (``"random"`` or one of :attr:`bots`).
+    default_opponent: ClassVar[str] = "random"
+    #: The bot whose analysis the simulated model's reasoning is written from (default: the
+    #: default opponent when it is a bot, otherwise a one-move lookahead).
+    sim_bot: ClassVar[str | None] = None
+    #: ``"module:Class"`` of the simulated model's behaviour for this game (an
+    #: :class:`engine.llm.simstyle.SimBehaviour`); ``None``: the generic behaviour.
+    sim_behaviour: ClassVar[str | None] = None
+    #: ``"module:NAME"`` of the intermediate questions (a sequence of
+    #: :class:`engine.questions.Question`) whose answers are checked against ground truth.
+    questions: ClassVar[str | None] = None
+    #: ``"module:function"`` finding the answer in a model's reply (an
+    #: :data:`engine.agent.parse.Extractor`); ``None``: the generic ``move:`` line extractor.
+    extractor: ClassVar[str | None] = None
+    #: ``"module:Class"`` of the Gymnasium observation (an :class:`engine.gym.ObservationCodec`);
+    #: ``None``: the text view.
+    observation: ClassVar[str | None] = None
+    #: The folder of prompt templates, relative to the game's package (``None``: no folder; the
+    #: generic template is used).
+    prompts: ClassVar[str | None] = "prompts"
+
+    # -- installation ---------------------------------------------------------------------------
+    #: Importable modules the game needs beyond PlayTrace's own dependencies (``("nes_py",)``).
+    requires: ClassVar[tuple[str, ...]] = ()
+    #: The optional extra that installs them (``"mario"`` -> ``pip install 'playtrace[mario]'``).
+    extra: ClassVar[str | None] = None
+
     def __init__(self, **options: Any) -> None:
-        self.options: dict[str, Any] = dict(options)
+        """Build the game with ``options``, checked against :attr:`options_schema`.
+
+        Raises:
+            engine.options.OptionError: an unknown option or an invalid value (the message names it).
+        """
+        #: Every option's value, defaults included (what a session records).
+        self.options: dict[str, Any] = validate(self.options_schema, options, game=self.id)
 
     @property
     def num_seats(self) -> int:
         return len(self.seats)
+
+    @classmethod
+    def realtime(cls) -> bool:
+        """Whether the game runs on a clock (a tick and a default action)."""
+        return cls.tick_s is not None
 
     @abc.abstractmethod
     def initial_state(self, seed: int | None = None) -> State:
@@ -163,6 +293,17 @@ class Game(abc.ABC):
         rewards = tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
         return Transition(rewards=rewards, changed=before != after)
 
+    def forfeit_result(self, state: State, forfeited: Sequence[Seat]) -> Seat | None:
+        """The winner when ``forfeited`` seats give up in ``state``: the only seat left, or else the
+        remaining seat with the strictly highest score; ``None`` when that is a tie or nobody is left."""
+        left = [s for s in range(self.num_seats) if s not in forfeited]
+        if len(left) <= 1:
+            return left[0] if left else None
+        scores = state.scores
+        best = max(scores[s] for s in left)
+        leaders = [s for s in left if scores[s] == best]
+        return leaders[0] if len(leaders) == 1 else None
+
     def rules_text(self) -> str:
         """The rules in plain words, as given to a model and shown in the help panel."""
         return ""
@@ -179,20 +320,52 @@ class Game(abc.ABC):
         for action in legal:
             if action.lower() == cleaned or action.replace(" ", "").lower() == cleaned.replace(" ", ""):
                 return action
+        if state.is_over:
+            raise IllegalActionError(f"the game is over; {text!r} cannot be played")
+        for action in self.actions:
+            if action.lower() == cleaned:
+                raise IllegalActionError(f"{action!r} is not legal here; legal: {', '.join(legal)}")
         raise InvalidActionError(f"{text!r} is not one of {', '.join(legal) or 'no legal actions'}")
 
-    def describe_options(self) -> str:
-        """A short human-readable summary of non-default options (for session headers)."""
-        return ", ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+    # -- hooks living in the game's package ----------------------------------------------------------
 
+    @classmethod
+    def load(cls, ref: str) -> Any:
+        """Import what ``ref`` names: ``"module:attr"``, or ``".module:attr"`` relative to the
+        package the game class is defined in.
 
-def require_legal(state: State, action: Action, seat: Seat | None = None) -> None:
-    """Raise :class:`IllegalActionError` unless ``action`` is legal for ``seat`` in ``state``."""
-    legal = state.legal_actions(seat)
-    if action not in legal:
-        if state.is_over:
-            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
-        raise IllegalActionError(f"{action!r} is not legal here; legal: {', '.join(legal)}")
+        Raises:
+            ImportError: the module cannot be imported.
+            AttributeError: the module has no such attribute.
+        """
+        module_name, sep, attr = ref.partition(":")
+        if not sep or not attr:
+            raise ValueError(f"{cls.__name__}: hooks are written 'module:attr', not {ref!r}")
+        package = None
+        if module_name.startswith("."):
+            module = sys.modules[cls.__module__]
+            package = module.__package__ or cls.__module__.rpartition(".")[0]
+        obj: Any = importlib.import_module(module_name, package)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    def make_bot(self, spec: str, seed: int | None = None) -> Any:
+        """A built-in bot of this game (a :class:`engine.players.Player`).
+
+        Raises:
+            KeyError: the game has no bot called ``spec``.
+        """
+        ref = self.bots.get(spec)
+        if ref is None:
+            raise KeyError(spec)
+        return self.load(ref)(self, seed)
+
+    def analysis_bot(self) -> str | None:
+        """The bot spec the simulated model reasons with, or ``None`` for a one-move lookahead."""
+        if self.sim_bot is not None:
+            return self.sim_bot or None
+        return self.default_opponent if self.default_opponent in self.bots else None
 
 
 def seats_of(names: Sequence[str]) -> tuple[SeatInfo, ...]:

@@ -7,6 +7,15 @@ in the app (under qasync) and in the command line (under asyncio). Every fact is
 Pacing belongs to the caller: a :class:`Pacer` decides when the next non-human step may start
 (Step / Run / Pause and a speed in the app, "as fast as possible" in the command line). A ``review``
 hook lets the app hold a model's decision for Accept / Override / Re-ask before it is applied.
+
+Every seat is asked with its own :class:`~engine.players.Observation`: the state as that seat sees it
+(:meth:`~engine.core.State.observe`) and its own view of the history. The events keep the full state,
+for replay and for oracles.
+
+Real time: a game that declares a tick (``Game.tick_s``) gives each human that long to act; a seat
+that has not answered by its deadline plays the game's default action, recorded as a ``decision``
+with source ``"default"``. Models and bots play turn by turn unless the caller sets a deadline for
+them too (``deadline_s``).
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from typing import Any
 from engine import events as ev
 from engine.core import Action, Game, IllegalActionError, Seat, State
 from engine.events import Event, EventSink
-from engine.players import HUMAN, Decision, Observation, Player, StepRecord
+from engine.players import DEFAULT, HUMAN, Decision, Observation, Player, SeatHistory, StepRecord
 
 Review = Callable[[Observation, Player, Decision], Awaitable[Decision]]
 
@@ -75,6 +84,8 @@ class MatchResult:
     scores: tuple[float, ...]
     winner: Seat | None
     final_state: State
+    #: The seats that gave up (status ``"forfeit"``), in seat order.
+    forfeited: tuple[Seat, ...] = ()
 
 
 class Match:
@@ -93,6 +104,7 @@ class Match:
         review: Review | None = None,
         render: Callable[..., bytes] | None = None,
         forked_from: Mapping[str, Any] | None = None,
+        deadline_s: float | None = None,
     ) -> None:
         if len(players) != game.num_seats:
             raise ValueError(f"{game.id} needs {game.num_seats} player(s), got {len(players)}")
@@ -109,6 +121,11 @@ class Match:
         self.review = review
         self.render = render
         self.forked_from = dict(forked_from) if forked_from else None
+        if deadline_s is not None and deadline_s <= 0:
+            raise ValueError(f"a deadline is a positive number of seconds, not {deadline_s!r}")
+        #: Seconds a bot or model seat has to answer (``None``: as long as it takes).
+        self.deadline_s = deadline_s
+        self._forfeited: list[Seat] = []
         self._listeners: list[EventSink] = []
         self._call = 0
         self.result: MatchResult | None = None
@@ -150,16 +167,27 @@ class Match:
         self._call += 1
         return self._call
 
+    def deadline_for(self, seat: Seat) -> float | None:
+        """How long ``seat`` may take now: a human gets the game's tick in a real-time game; bots and
+        models get :attr:`deadline_s` (and only in a game with a default action to apply)."""
+        if self.game.default_action is None:
+            return None
+        if self.players[seat].kind == HUMAN:
+            return self.game.tick_s
+        return self.deadline_s
+
     def observation(self, seat: Seat, *, call: int | None = None) -> Observation:
+        """What ``seat`` gets when it must act: its own view of the state and of the history."""
         return Observation(
             game=self.game,
-            state=self.state,
+            state=self.state.observe(seat),
             seat=seat,
             legal_actions=tuple(self.state.legal_actions(seat)),
-            history=tuple(self.history),
+            history=SeatHistory(self.history, seat),
             emit=self.emit,
             render=self.render,
             call=self.next_call() if call is None else call,
+            deadline_s=self.deadline_for(seat),
         )
 
     # -- the loop ----------------------------------------------------------------------------
@@ -227,24 +255,51 @@ class Match:
         actions: dict[Seat, Action] = {}
         for seat, decision in zip(seats, decisions, strict=True):
             if decision.forfeit or decision.action is None:
-                self._forfeit_seat = seat
-                return False
-            actions[seat] = decision.action
+                self._forfeited.append(seat)
+            else:
+                actions[seat] = decision.action
+        if self._forfeited:
+            return False
         self.apply(actions)
         return True
 
     async def _decide(self, seat: Seat) -> Decision:
         player = self.players[seat]
         obs = self.observation(seat)
-        decision = await player.act(obs)
-        if self.review is not None and player.kind != HUMAN and not decision.forfeit:
+        if obs.deadline_s is None:
+            decision = await player.act(obs)
+        else:
+            decision = await self._act_by_deadline(player, obs)
+        if self.review is not None and player.kind != HUMAN and not decision.forfeit and decision.source != DEFAULT:
             decision = await self.review(obs, player, decision)
         if decision.action is not None and decision.action not in obs.legal_actions:
             raise IllegalActionError(
                 f"{player.label} in seat {seat} chose {decision.action!r}, which is not legal"
             )
-        self.emit(Event(ev.DECISION, decision.to_data(), step=obs.step, seat=seat, call=obs.call))
+        # A re-asked decision is the answer of a later call at the same step: the event names that call.
+        call = decision.call if decision.call is not None else obs.call
+        self.emit(Event(ev.DECISION, decision.to_data(), step=obs.step, seat=seat, call=call))
         return decision
+
+    async def _act_by_deadline(self, player: Player, obs: Observation) -> Decision:
+        """``player.act(obs)``, or the game's default action once ``obs.deadline_s`` has passed."""
+        task = asyncio.ensure_future(player.act(obs))
+        done, _ = await asyncio.wait({task}, timeout=obs.deadline_s)
+        if done:
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        default = self.game.default_action
+        assert default is not None  # deadline_for gives no deadline without one
+        if default not in obs.legal_actions:
+            raise IllegalActionError(f"{self.game.title}'s default action {default!r} is not legal here")
+        return Decision(
+            default,
+            source=DEFAULT,
+            rationale=f"no answer within {obs.deadline_s:g} s; the game's default action was played",
+            extra={"timed_out": True, "deadline_s": obs.deadline_s, "player": player.kind},
+        )
 
     def apply(self, actions: Mapping[Seat, Action]) -> None:
         """Apply a joint action to the current state and record it."""
@@ -270,16 +325,15 @@ class Match:
             )
         )
 
-    _forfeit_seat: Seat | None = None
-
     def _finish(self, status: str) -> MatchResult:
         winner = self.state.winner
-        if status == "forfeit" and self._forfeit_seat is not None and self.game.num_seats == 2:
-            winner = 1 - self._forfeit_seat
+        forfeited = tuple(sorted(self._forfeited))
+        if status == "forfeit" and forfeited:
+            winner = self.game.forfeit_result(self.state, forfeited)
         steps = len(self.history) - self._base_steps
-        self.result = MatchResult(status, steps, tuple(self.state.scores), winner, self.state)
-        self._emit(
-            ev.SESSION_FINISHED,
-            {"status": status, "scores": list(self.state.scores), "winner": winner, "steps": steps},
-        )
+        self.result = MatchResult(status, steps, tuple(self.state.scores), winner, self.state, forfeited)
+        data: dict[str, Any] = {"status": status, "scores": list(self.state.scores), "winner": winner, "steps": steps}
+        if forfeited:
+            data["forfeited"] = list(forfeited)
+        self._emit(ev.SESSION_FINISHED, data)
         return self.result

@@ -1,8 +1,11 @@
-"""Players: everything that can sit in a seat implements ``async act(observation) -> Decision``.
+"""The player contract: everything that can sit in a seat implements ``async act(observation) -> Decision``.
 
 Humans, random play, search bots, Stockfish, language models and the offline simulated model are
 interchangeable to the match loop. A :class:`HumanPlayer` awaits a future that the app (or a test)
 resolves with :meth:`HumanPlayer.submit`.
+
+This module holds the contract only and imports nothing above :mod:`engine.core`; building players
+from specs (``"minimax"``, ``"sim"``, ``"openai:gpt-4.1"``) is :mod:`engine.roster`'s job.
 """
 
 from __future__ import annotations
@@ -19,11 +22,17 @@ from engine.events import Event, EventSink, ignore_event
 HUMAN = "human"
 BOT = "bot"
 MODEL = "model"
+#: The source of a decision the match made for a seat that did not answer in time.
+DEFAULT = "default"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class StepRecord:
-    """One applied step, as remembered by the match (and by the model harness's memory module)."""
+    """One applied step, as remembered by the match (and by the model harness's memory module).
+
+    In an :class:`Observation`'s history the states are the observing seat's views. Actions are
+    public once applied.
+    """
 
     step: int
     state: State
@@ -31,12 +40,45 @@ class StepRecord:
     rewards: tuple[float, ...]
     next_state: State
 
+    def seen_by(self, seat: Seat) -> StepRecord:
+        """This step as ``seat`` saw it (its views of the states before and after)."""
+        before, after = self.state.observe(seat), self.next_state.observe(seat)
+        if before is self.state and after is self.next_state:
+            return self
+        return StepRecord(self.step, before, self.actions, self.rewards, after)
+
+
+class SeatHistory(Sequence[StepRecord]):
+    """The history of a match as one seat saw it, computed lazily: a memory window of ten steps
+    reads ten records, however long the match (and a perfect-information game costs nothing)."""
+
+    __slots__ = ("_records", "_seat", "_length")
+
+    def __init__(self, records: Sequence[StepRecord], seat: Seat) -> None:
+        self._records = records
+        self._seat = seat
+        self._length = len(records)  # a snapshot: steps applied later are not part of it
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("history index out of range")
+        return self._records[index].seen_by(self._seat)
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Observation:
-    """What a player receives when it must act.
+    """What a player receives when it must act: nothing but what its seat may know.
 
-    ``emit`` records facts into the session (prompts, reasoning, parse chain) and the live panels;
+    ``state`` is the state as this seat sees it (:meth:`engine.core.State.observe`), never the full
+    state of a game with hidden information; ``history`` holds this seat's views too. ``emit``
+    records facts into the session (prompts, reasoning, parse chain) and the live panels;
     ``render(state, *, grid_labels=True)`` draws a state to PNG bytes with the same renderer the screen
     uses (optionally with row/column labels around the board), when one is there.
     """
@@ -49,6 +91,8 @@ class Observation:
     emit: EventSink = ignore_event
     render: Callable[..., bytes] | None = None
     call: int = 0
+    #: Seconds this seat has to answer (real-time play), or ``None`` for no limit.
+    deadline_s: float | None = None
 
     @property
     def step(self) -> int:
@@ -71,6 +115,9 @@ class Decision:
     forfeit: bool = False
     #: Extra facts for the ``decision`` event (policy applied, call counts...).
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The call whose answer this decision plays, when it is not the observation's own call (an
+    #: answer to a re-ask is a later call at the same step); the ``decision`` event names it.
+    call: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"action": self.action, "source": self.source}
@@ -147,55 +194,3 @@ class HumanPlayer:
             return False
         self._future.set_result(action)
         return True
-
-
-BotFactory = Callable[[Game, int | None], Player]
-_BOTS: dict[str, dict[str, BotFactory]] = {}
-_MODEL_FACTORY: Callable[..., Player] | None = None
-
-
-def register_bot(game_id: str, name: str, factory: BotFactory) -> None:
-    """Make ``name`` a player spec for ``game_id`` (``"*"`` for every game)."""
-    _BOTS.setdefault(game_id, {})[name] = factory
-
-
-def bots_for(game_id: str) -> list[str]:
-    """The bot specs available for a game (``random`` first)."""
-    _load_bots()
-    names = ["random", *sorted(_BOTS.get(game_id, {})), *sorted(_BOTS.get("*", {}))]
-    return list(dict.fromkeys(names))
-
-
-def _load_bots() -> None:
-    import engine.bots  # noqa: F401  (registers the built-in bots)
-
-
-#: Spec prefixes that name a model player (the last four are presets of local OpenAI-compatible servers).
-MODEL_PREFIXES = ("sim", "openai", "anthropic", "local", "ollama", "lmstudio", "vllm", "llamacpp")
-
-
-def is_model_spec(spec: str) -> bool:
-    return spec.split(":", 1)[0] in MODEL_PREFIXES
-
-
-def make_player(spec: str, game: Game, *, seed: int | None = None, **model_options: Any) -> Player:
-    """Build a player from its spec (``human``, ``random``, a bot name, ``sim``, ``openai:MODEL``...).
-
-    Raises:
-        ValueError: the spec names nothing PlayTrace knows for this game; the message lists choices.
-    """
-    spec = spec.strip()
-    if spec == HUMAN:
-        return HumanPlayer()
-    if spec == "random":
-        return RandomPlayer(seed)
-    if is_model_spec(spec):
-        from engine.agent.player import make_model_player
-
-        return make_model_player(spec, game, seed=seed, **model_options)
-    _load_bots()
-    factory = _BOTS.get(game.id, {}).get(spec) or _BOTS.get("*", {}).get(spec)
-    if factory is None:
-        choices = ", ".join([HUMAN, *bots_for(game.id), "sim", "openai:MODEL", "anthropic:MODEL"])
-        raise ValueError(f"unknown player {spec!r} for {game.id}; choose from: {choices}")
-    return factory(game, seed)

@@ -5,12 +5,13 @@ The same renderer paints the board a person sees and the image a vision model re
     import renderers
     png_bytes = renderers.get("2048").png(state, 512, 512, grid_labels=True)
 
-A ``QGuiApplication`` is needed to draw text; :func:`ensure_gui_app` creates an offscreen-capable one
-when none is running (``render`` and ``png`` call it for you).
+Renderers register through ``playtrace.renderers`` entry points; a game without one is drawn by the
+text fallback. A ``QGuiApplication`` is needed to draw text; :func:`ensure_gui_app` creates an
+offscreen-capable one when none is running (``render`` and ``png`` call it for you).
 """
 
 from renderers.base import THEME, Renderer, Theme, encode_png, ensure_gui_app
-from renderers.registry import RendererNotFoundError, get, has, list_renderers, register
+from renderers.registry import RendererNotFoundError, fallback, get, has, list_renderers, lookup, refresh
 
 __all__ = [
     "THEME",
@@ -19,8 +20,10 @@ __all__ = [
     "Theme",
     "encode_png",
     "ensure_gui_app",
+    "fallback",
     "get",
     "has",
     "list_renderers",
-    "register",
+    "lookup",
+    "refresh",
 ]

@@ -1,78 +1,107 @@
-"""Game ids mapped to lazily imported renderer classes, like :mod:`engine.registry` for games.
+"""Finding renderers: ``playtrace.renderers`` entry points map game ids to renderer classes.
 
-A renderer module is imported only when its game is first drawn, so opening the app does not pay for
-the drawing code of every game. Games without a renderer are still playable as text; callers check
-:func:`has` before asking for a board picture.
+Like games (:mod:`engine.registry`), renderers register by entry point, so a plug-in distribution
+brings its game's drawing without touching PlayTrace. A renderer module is imported only when its
+game is first drawn. A game without a renderer (or whose renderer fails to load) is drawn by the
+fallback :class:`~renderers.text.TextRenderer`, so every game can be shown and sent to a vision model.
 """
 
 from __future__ import annotations
 
-import importlib
+import logging
 import threading
+from importlib import metadata
 
 from renderers.base import Renderer
 
-__all__ = ["RendererNotFoundError", "get", "has", "list_renderers", "register"]
+__all__ = ["GROUP", "RendererNotFoundError", "fallback", "get", "has", "list_renderers", "lookup", "refresh"]
+
+#: The entry-point group renderers register under; the entry point's name is the game id.
+GROUP = "playtrace.renderers"
+
+log = logging.getLogger(__name__)
 
 
-class RendererNotFoundError(LookupError):
-    """No renderer is registered for the requested game id."""
+class RendererNotFoundError(KeyError):
+    """No renderer of its own is registered for the requested game id (see :func:`lookup`)."""
 
 
-_ENTRY_POINTS: dict[str, str] = {}
-_INSTANCES: dict[str, Renderer] = {}
 _LOCK = threading.Lock()
+_ENTRY_POINTS: dict[str, metadata.EntryPoint] | None = None
+_INSTANCES: dict[str, Renderer] = {}
+_FALLBACK: Renderer | None = None
 
 
-def register(game_id: str, entry_point: str) -> None:
-    """Register the renderer of ``game_id``; ``entry_point`` is ``"package.module:ClassName"``.
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        found: dict[str, metadata.EntryPoint] = {}
+        for ep in metadata.entry_points(group=GROUP):
+            found.setdefault(ep.name, ep)
+        _ENTRY_POINTS = found
+    return _ENTRY_POINTS
 
-    Raises:
-        ValueError: the entry point is malformed, or the id is already registered elsewhere.
-    """
-    module, sep, attr = entry_point.partition(":")
-    if not (module and sep and attr):
-        raise ValueError(f"entry points look like 'package.module:ClassName', not {entry_point!r}")
-    if _ENTRY_POINTS.get(game_id, entry_point) != entry_point:
-        raise ValueError(f"a renderer for {game_id!r} is already registered")
-    _ENTRY_POINTS[game_id] = entry_point
+
+def refresh() -> None:
+    """Forget the entry points and instances found so far (after installing a plug-in, in tests)."""
+    global _ENTRY_POINTS
+    with _LOCK:
+        _ENTRY_POINTS = None
+        _INSTANCES.clear()
 
 
 def has(game_id: str) -> bool:
-    """Whether a renderer is registered for ``game_id``."""
-    return game_id in _ENTRY_POINTS
+    """Whether ``game_id`` has a renderer of its own (otherwise the fallback draws it)."""
+    with _LOCK:
+        return game_id in _entry_points()
 
 
 def list_renderers() -> list[str]:
-    """Game ids that have a renderer, sorted."""
-    return sorted(_ENTRY_POINTS)
+    """Game ids that have a renderer of their own, sorted."""
+    with _LOCK:
+        return sorted(_entry_points())
 
 
-def get(game_id: str) -> Renderer:
-    """The shared renderer instance for ``game_id`` (renderers are stateless).
+def fallback() -> Renderer:
+    """The renderer that draws any game's text view."""
+    global _FALLBACK
+    if _FALLBACK is None:
+        from renderers.text import TextRenderer
+
+        _FALLBACK = TextRenderer()
+    return _FALLBACK
+
+
+def lookup(game_id: str) -> Renderer:
+    """The game's own renderer (shared: renderers are stateless).
 
     Raises:
-        RendererNotFoundError: no renderer is registered for the id; the message lists those that are.
+        RendererNotFoundError: the game has no renderer of its own; the message lists those that do.
         TypeError: the entry point does not name a :class:`Renderer` subclass.
+        ImportError: the renderer's module cannot be imported.
     """
     with _LOCK:
         instance = _INSTANCES.get(game_id)
         if instance is not None:
             return instance
-        try:
-            entry_point = _ENTRY_POINTS[game_id]
-        except KeyError:
-            known = ", ".join(list_renderers()) or "none"
-            raise RendererNotFoundError(
-                f"no renderer for game {game_id!r}; games with renderers: {known}"
-            ) from None
-        module_name, _, attr = entry_point.partition(":")
-        cls = getattr(importlib.import_module(module_name), attr)
+        ep = _entry_points().get(game_id)
+        if ep is None:
+            known = ", ".join(sorted(_entry_points())) or "none"
+            raise RendererNotFoundError(f"no renderer for game {game_id!r}; games with renderers: {known}")
+        cls = ep.load()
         if not (isinstance(cls, type) and issubclass(cls, Renderer)):
-            raise TypeError(f"{entry_point} is not a Renderer subclass")
+            raise TypeError(f"{ep.value} is not a Renderer subclass")
         instance = _INSTANCES[game_id] = cls()
         return instance
 
 
-register("2048", "renderers.g2048:G2048Renderer")
-register("tictactoe", "renderers.tictactoe:TicTacToeRenderer")
+def get(game_id: str) -> Renderer:
+    """The renderer that draws ``game_id``: its own, or the text fallback. Never raises for a game
+    without a renderer; a renderer that fails to load is logged and replaced by the fallback."""
+    try:
+        return lookup(game_id)
+    except RendererNotFoundError:
+        return fallback()
+    except Exception as exc:  # a broken plug-in renderer must not take the app down
+        log.warning("the renderer of %s could not be loaded (%s); drawing its text view instead", game_id, exc)
+        return fallback()

@@ -150,7 +150,7 @@ def _seat_names_cache(game_id: str) -> tuple[str, ...]:
         try:
             from engine.registry import spec
 
-            _cache[game_id] = tuple(s.name for s in spec(game_id).load().seats)
+            _cache[game_id] = tuple(s.name for s in spec(game_id).seats)
         except Exception:  # an unknown or broken game must not stop a summary
             _cache[game_id] = ()
     return _cache[game_id]

@@ -32,11 +32,11 @@ for name in packages:
 if "engine" in packages:
     # Making every game and reading the bot registry imports modules loaded by name at run time.
     import engine
-    from engine.players import bots_for
     for game_id in engine.list_games():
-        state = engine.make(game_id).initial_state(seed=0)
-        state.text()
-        bots_for(game_id)
+        game = engine.make(game_id)
+        game.initial_state(seed=0).text()
+        for bot in game.bots:
+            game.make_bot(bot, 0)
 loaded = sorted(m for m in sys.modules if m.startswith(watched))
 print(json.dumps({"loaded": loaded, "failed": failed}))
 """

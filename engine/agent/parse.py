@@ -3,9 +3,10 @@
 Each link is recorded with the reason whenever it changed something, because silent substitution of
 moves is the failure users of other arenas complain about most ("ghost moves"). The rules:
 
-* a per-game *extractor* finds the answer in the raw text: the last ``move:`` line for 2048, the
-  coordinates after the last ``Chosen Move:`` for tic-tac-toe, the last ``move:``/``action:`` line for
-  other games. Only when that keyword is missing altogether does it fall back to the last action word
+* the game's *extractor* (declared as ``Game.extractor`` and kept in the game's package) finds the
+  answer in the raw text: the last ``move:`` line for 2048, the coordinates after the last
+  ``Chosen Move:`` for tic-tac-toe, and for games without one the generic last ``move:``/``action:``
+  line. Only when that keyword is missing altogether does it fall back to the last action word
   or the last ``(r,c)`` in the text (intermediate-answer tags excluded), and it says so;
 * a keyword line that names no action is a format error; it is *not* patched from elsewhere in the
   text, which is exactly how ghost moves happen;
@@ -29,7 +30,7 @@ OK = "ok"
 UNPARSABLE = "unparsable"
 ILLEGAL = "illegal"
 
-_MARKUP = " \t*#>`'\"~|"
+MARKUP = " \t*#>`'\"~|"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,17 +72,16 @@ class ParseResult:
         return self.action is not None
 
 
+#: ``extractor(text, legal_actions)`` finds the answer in a model's reply.
 Extractor = Callable[[str, Sequence[str]], Extraction]
-_EXTRACTORS: dict[str, Extractor] = {}
 
 
-def register_extractor(game_id: str, extractor: Extractor) -> None:
-    """Use ``extractor(text, legal_actions)`` to find the answer in a model's reply for ``game_id``."""
-    _EXTRACTORS[game_id] = extractor
-
-
-def extractor_for(game_id: str) -> Extractor:
-    return _EXTRACTORS.get(game_id, extract_generic)
+def extractor_for(game: Game) -> Extractor:
+    """The game's own extractor (``Game.extractor``), or :func:`extract_generic`."""
+    if game.extractor:
+        found: Extractor = game.load(game.extractor)
+        return found
+    return extract_generic
 
 
 # -- intermediate answers ---------------------------------------------------------------------------
@@ -112,25 +112,25 @@ def strip_tags(text: str) -> str:
 # -- helpers ----------------------------------------------------------------------------------------
 
 
-def _clean_line(line: str) -> str:
+def clean_line(line: str) -> str:
     """A line without markdown decoration (``**move:**``, ``# move:``, ``> move:``, backticks)."""
     line = line.strip()
     line = re.sub(r"[*`~]", "", line)
-    return line.strip(_MARKUP + "-•")
+    return line.strip(MARKUP + "-•")
 
 
-def _keyword_lines(text: str, keyword: str) -> list[str]:
+def keyword_lines(text: str, keyword: str) -> list[str]:
     """Values of lines shaped ``keyword: value`` (markup, case and ``=``/``-`` separators forgiven)."""
     pattern = re.compile(rf"^{keyword}[ \t]*(?:[:：=]|-(?!\w))[ \t]*(.*)$", re.IGNORECASE)
     values = []
     for line in text.splitlines():
-        match = pattern.match(_clean_line(line))
+        match = pattern.match(clean_line(line))
         if match:
-            values.append(match.group(1).strip(_MARKUP + ".,;:!"))
+            values.append(match.group(1).strip(MARKUP + ".,;:!"))
     return values
 
 
-def _last_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
+def last_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
     """The vocabulary word that occurs last in ``text`` (whole words, any case)."""
     best: tuple[int, str] | None = None
     lowered = text.lower()
@@ -141,7 +141,7 @@ def _last_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
     return best[1] if best else None
 
 
-def _first_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
+def first_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
     best: tuple[int, str] | None = None
     lowered = text.lower()
     for word in vocabulary:
@@ -151,90 +151,24 @@ def _first_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
     return best[1] if best else None
 
 
-# -- per-game extractors ----------------------------------------------------------------------------
-
-DIRECTIONS = ("up", "down", "left", "right")
-
-
-def extract_2048(text: str, legal: Sequence[str]) -> Extraction:
-    """2048: the last ``move:`` line; without one, the last direction word in the text."""
-    thoughts = _keyword_lines(text, "thought")
-    thought = thoughts[-1] if thoughts else ""
-    vocabulary = list(dict.fromkeys([*DIRECTIONS, *legal]))
-    moves = _keyword_lines(text, "move")
-    if moves:
-        value = moves[-1]
-        if not value:
-            return Extraction(None, error="the 'move:' line is empty", thought=thought)
-        word = _first_word_of(value, vocabulary)
-        if word is None:
-            return Extraction(value, thought=thought)  # let the game say why it is not a move
-        reason = "" if value.lower() == word else f"took {word!r} from the 'move:' line {value!r}"
-        if len(moves) > 1:
-            reason = "; ".join(filter(None, [reason, f"used the last of {len(moves)} 'move:' lines"]))
-        return Extraction(word, reason=reason, thought=thought)
-    word = _last_word_of(text, vocabulary)
-    if word is None:
-        error = "no 'move:' line and no direction (up, down, left, right) in the answer"
-        return Extraction(None, error=error, thought=thought)
-    reason = "no 'move:' line; took the last direction word in the answer"
-    return Extraction(word, reason=reason, thought=thought)
-
-
-_PAIR_LOOSE = re.compile(r"(\d+)[ \t]*,[ \t]*(\d+)")
-_PAIR_BRACKETED = re.compile(r"[\(\[][ \t]*(\d+)[ \t]*,[ \t]*(\d+)[ \t]*[\)\]]")
-_CHOSEN = re.compile(r"chosen[ \t]*move", re.IGNORECASE)
-
-
-def extract_tictactoe(text: str, legal: Sequence[str]) -> Extraction:
-    """Tic-tac-toe: the ``(r,c)`` after the last ``Chosen Move``; without one, the last ``(r,c)`` outside
-    the intermediate-answer tags."""
-    conclusions = _keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):
-        pass
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip():
-            # "Chosen Move:" followed by the move on the next line is common enough to accept.
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(_MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
-        pair = _PAIR_LOOSE.search(line)
-        if pair:
-            return Extraction(f"({int(pair.group(1))},{int(pair.group(2))})", thought=thought)
-        value = line.strip(_MARKUP + ":：.")
-        if not value:
-            return Extraction(None, error="the 'Chosen Move:' line names no cell", thought=thought)
-        return Extraction(value[:80], thought=thought)
-    pairs = list(_PAIR_BRACKETED.finditer(strip_tags(text)))
-    if not pairs:
-        error = "no 'Chosen Move:' line and no (row,col) in the answer"
-        return Extraction(None, error=error, thought=thought)
-    last = pairs[-1]
-    return Extraction(
-        f"({int(last.group(1))},{int(last.group(2))})",
-        reason="no 'Chosen Move:' line; took the last (row,col) in the answer",
-        thought=thought,
-    )
+# -- the generic extractor -------------------------------------------------------------------------
 
 
 def extract_generic(text: str, legal: Sequence[str]) -> Extraction:
     """Any game: the last ``move:`` or ``action:`` line; without one, the last legal action named."""
-    values = _keyword_lines(text, "(?:move|action|chosen move|answer)")
-    thoughts = _keyword_lines(text, "thought")
+    values = keyword_lines(text, "(?:move|action|chosen move|answer)")
+    thoughts = keyword_lines(text, "thought")
     thought = thoughts[-1] if thoughts else ""
     if values:
         value = values[-1]
         if not value:
             return Extraction(None, error="the 'move:' line is empty", thought=thought)
         return Extraction(value, thought=thought)
-    stripped = text.strip().strip(_MARKUP + ".")
+    stripped = text.strip().strip(MARKUP + ".")
     if stripped and "\n" not in stripped and len(stripped) <= 80:
         return Extraction(stripped, thought=thought)
     # Longest actions first so "raise 20" is preferred over a shorter action inside it.
-    named = _last_word_of(text, sorted(legal, key=len, reverse=True)) if legal else None
+    named = last_word_of(text, sorted(legal, key=len, reverse=True)) if legal else None
     if named is None:
         error = "no 'move:' line and no legal action named in the answer"
         return Extraction(None, error=error, thought=thought)
@@ -242,8 +176,6 @@ def extract_generic(text: str, legal: Sequence[str]) -> Extraction:
     return Extraction(named, reason=reason, thought=thought)
 
 
-register_extractor("2048", extract_2048)
-register_extractor("tictactoe", extract_tictactoe)
 
 
 # -- the chain ----------------------------------------------------------------------------------------
@@ -266,7 +198,7 @@ def parse_answer(game: Game, state: State, seat: Seat | None, raw: object) -> Pa
         error = f"could not list legal actions: {exc}"
         return ParseResult(text, None, None, UNPARSABLE, error=error, tags=tags)
     try:
-        ex = extractor_for(game.id)(text, legal)
+        ex = extractor_for(game)(text, legal)
     except Exception as exc:
         error = f"extractor failed: {type(exc).__name__}: {exc}"
         return ParseResult(text, None, None, UNPARSABLE, error=error, tags=tags)

@@ -1,9 +1,10 @@
 """Perception: what of the current state the model is shown, as text, as an image, or both.
 
-The text view is the state's own text (the same text the app can display) plus, where the game backend
-offers one, a symbolic coordinate listing ("Box at (2,3)" style): a state's ``text_table()`` when it has
-one, otherwise a listing built here for grid states (2048's ``board``, tic-tac-toe's ``cells``). The
+The text view is the state's own text (the same text the app can display) plus, where the game
+offers one, a symbolic coordinate listing ("Box at (2,3)" style) from ``State.text_table``. The
 image is the PNG the match's renderer draws (``Observation.render``), i.e. the very picture on screen.
+Everything is computed from the observation's state, which is the acting seat's view: a seat's prompt
+and image never show what only another seat may know.
 When an image is asked for but no renderer is available (a headless run without Qt), perception falls
 back to text and says why, so the session never pretends an image was sent.
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import State
@@ -52,49 +53,18 @@ class Percept:
 
 
 def state_text(state: State, seat: int | None) -> str:
-    """The state's text for ``seat`` plus a coordinate listing when the backend can give one."""
+    """The state's text for ``seat`` plus its coordinate listing when the game gives one."""
     text = state.text(seat).rstrip()
-    table = symbolic_table(state)
+    table = symbolic_table(state, seat)
     return f"{text}\n\n{table}" if table else text
 
 
-def symbolic_table(state: State) -> str:
-    """A coordinate listing of the state (``""`` when the game offers none).
-
-    Uses ``state.text_table()`` when the state defines it; otherwise lists the tiles of a number grid
-    (a ``board`` of int rows). Games whose text view already lists cells with coordinates (tic-tac-toe's
-    GameBot encoding) need nothing more.
-    """
-    maker = getattr(state, "text_table", None)
-    if callable(maker):
-        try:
-            return str(maker()).rstrip()
-        except Exception:  # a game's optional helper must never break a model's turn
-            return ""
-    board = getattr(state, "board", None)
-    if _is_number_grid(board):
-        return _number_grid_table(board)
-    return ""
-
-
-def _is_number_grid(board: Any) -> bool:
-    return (
-        isinstance(board, tuple)
-        and len(board) > 0
-        and all(isinstance(row, tuple) and all(isinstance(v, int) for v in row) for row in board)
-    )
-
-
-def _number_grid_table(board: Sequence[Sequence[int]]) -> str:
-    """2048-style listing: every tile with its (row,col), then the empty cells."""
-    tiles = [f"{v} at ({r},{c})" for r, row in enumerate(board) for c, v in enumerate(row) if v]
-    empty = [f"({r},{c})" for r, row in enumerate(board) for c, v in enumerate(row) if not v]
-    lines = [
-        "Coordinates are (row,col) counted from 0 at the top-left.",
-        "Tiles: " + (", ".join(tiles) if tiles else "none"),
-        f"Empty cells ({len(empty)}): " + (", ".join(empty) if empty else "none"),
-    ]
-    return "\n".join(lines)
+def symbolic_table(state: State, seat: int | None = None) -> str:
+    """The game's coordinate listing of ``state`` for ``seat`` (``""`` when it offers none)."""
+    try:
+        return str(state.text_table(seat)).rstrip()
+    except Exception:  # a game's optional listing must never break a model's turn
+        return ""
 
 
 class Perception:

@@ -150,7 +150,7 @@ class ModelPlayer:
         self.spec = spec
         self.seed = seed
         self.config = config or HarnessConfig()
-        self.template = prompts.load_template(game.id, self.config.prompt_variant)
+        self.template = prompts.load_template(game, self.config.prompt_variant)
         self.reflection_template = prompts.load_common("reflection")
         self.perception = Perception(self.config.perception, image_labels=self.config.image_labels)
         self.memory = Memory(self.config.memory)
@@ -292,9 +292,9 @@ class ModelPlayer:
         """Tell a simulated model the true situation (real providers have no such hook)."""
         setter = getattr(self.client, "set_context", None)
         if callable(setter):
-            from engine.llm.sim import SimContext
+            from engine.llm.simstyle import SimContext
 
-            setter(SimContext(self.game, obs.state, obs.seat, tuple(obs.history)))
+            setter(SimContext(self.game, obs.state, obs.seat, obs.history))
 
     async def _reflect(self, obs: Observation, window: Sequence[MemoryEntry]) -> str:
         key = (obs.state.step, len(obs.history))
@@ -440,9 +440,9 @@ class ModelPlayer:
                 data["reason"] = result.reason
             if result.thought:
                 data["thought"] = result.thought
-            changes = getattr(obs.state, "changes_board", None)
-            if callable(changes) and not changes(result.action):
-                data["note"] = "this move does not change the board (a wasted turn)"
+            note = obs.state.annotate(result.action, obs.seat) if result.action else ""
+            if note:
+                data["note"] = note
             obs.record(ev.ACTION_PARSED, data)
         elif result.kind == ILLEGAL:
             obs.record(
@@ -528,9 +528,10 @@ class ModelPlayer:
             return self._decision(obs, None, "forfeit", attempts, started, spent_before,
                                   reason=f"{tried}; the player forfeits", forfeit=True)
         if how == "noop":
-            if "noop" in obs.legal_actions:
-                return self._decision(obs, "noop", "noop", attempts, started, spent_before,
-                                      reason=f"{tried}; played the no-op action")
+            noop = self.game.default_action
+            if noop is not None and noop in obs.legal_actions:
+                return self._decision(obs, noop, "noop", attempts, started, spent_before,
+                                      reason=f"{tried}; played the game's default action ({noop})")
             action = self._rng.choice(obs.legal_actions)
             return self._decision(obs, action, "random", attempts, started, spent_before,
                                   reason=f"{tried}; {self.game.title} has no no-op action, so a random legal "

@@ -1,7 +1,8 @@
 """Prompt templates kept as files, and how they are filled in.
 
-Templates live in ``assets/prompts/<game>/<variant>.md`` (``_common/`` holds the reflection prompt and a
-generic fallback for games without a template of their own). The syntax is deliberately tiny so that a
+A game's templates live in its package (``engine/games/<id>/prompts/<variant>.md``, named by
+``Game.prompts``); ``assets/prompts/_common/`` holds the reflection prompt and a generic fallback for
+games without templates of their own. The syntax is deliberately tiny so that a
 template reads like the prompt it produces:
 
 * ``<!-- ... -->`` comments are removed (they document the template, the model never sees them);
@@ -22,9 +23,11 @@ import functools
 import hashlib
 import pathlib
 import re
+import sys
 from collections.abc import Mapping
 
 import assets
+from engine.core import Game
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")
@@ -143,50 +146,61 @@ def _asset(*parts: str) -> pathlib.Path:
     return pathlib.Path(next(iter(assets.__path__))).joinpath(*parts)
 
 
-def template_path(*parts: str) -> pathlib.Path:
-    """Where a template file lives (``template_path("2048", "default.md")``)."""
-    return _asset("prompts", *parts)
+def prompt_folder(game: Game | type[Game]) -> pathlib.Path | None:
+    """The folder holding ``game``'s own templates (``Game.prompts``, inside the game's package),
+    or ``None`` when it has none."""
+    if not game.prompts:
+        return None
+    module = sys.modules.get(type(game).__module__ if isinstance(game, Game) else game.__module__)
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    folder = pathlib.Path(file).resolve().parent / game.prompts
+    return folder if folder.is_dir() else None
 
 
 @functools.lru_cache(maxsize=64)
-def _load(relative: str, variant: str) -> PromptTemplate:
-    file = _asset(*relative.split("/"))
+def _load(file: pathlib.Path, label: str, variant: str) -> PromptTemplate:
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise TemplateError(f"cannot read prompt template {relative}: {exc.strerror or exc}") from None
-    return parse_template(text, path=relative, variant=variant)
+        raise TemplateError(f"cannot read prompt template {label}: {exc.strerror or exc}") from None
+    return parse_template(text, path=label, variant=variant)
 
 
-def variants(game_id: str) -> list[str]:
-    """The prompt variants available for ``game_id`` (``"default"`` first)."""
-    folder = template_path(game_id)
-    names = sorted(p.stem for p in folder.glob("*.md")) if folder.is_dir() else []
+def variants(game: Game | type[Game]) -> list[str]:
+    """The prompt variants available for ``game`` (``"default"`` first)."""
+    folder = prompt_folder(game)
+    names = sorted(p.stem for p in folder.glob("*.md")) if folder is not None else []
     if "default" in names:
         names.remove("default")
     return ["default", *names]
 
 
-def load_template(game_id: str, variant: str = "default") -> PromptTemplate:
-    """The action prompt template of ``game_id`` in ``variant``.
+def load_template(game: Game | type[Game], variant: str = "default") -> PromptTemplate:
+    """The action prompt template of ``game`` in ``variant``.
 
-    A game without its own folder gets the generic template (``_common/generic.md``) for the
-    ``"default"`` variant, so every game can be played by a model from day one.
+    A game's templates live in its package (``Game.prompts``). A game without its own templates gets
+    the generic one (``assets/prompts/_common/generic.md``) for the ``"default"`` variant, so every
+    game can be played by a model from day one. Sessions record a template as
+    ``prompts/<game id>/<variant>.md`` with its sha256.
 
     Raises:
         TemplateError: the variant does not exist for this game (the message lists the choices).
     """
-    if not re.fullmatch(r"[A-Za-z0-9_\-]+", variant) or not re.fullmatch(r"[A-Za-z0-9_\-]+", game_id):
-        raise TemplateError(f"bad prompt variant {variant!r} for {game_id!r}")
-    if template_path(game_id, f"{variant}.md").is_file():
-        return _load(f"prompts/{game_id}/{variant}.md", variant)
+    if not re.fullmatch(r"[A-Za-z0-9_\-]+", variant):
+        raise TemplateError(f"bad prompt variant {variant!r} for {game.id!r}")
+    folder = prompt_folder(game)
+    if folder is not None and (folder / f"{variant}.md").is_file():
+        return _load(folder / f"{variant}.md", f"prompts/{game.id}/{variant}.md", variant)
     if variant == "default":
-        return _load(f"prompts/{COMMON}/generic.md", "default")
+        label = f"prompts/{COMMON}/generic.md"
+        return _load(_asset("prompts", COMMON, "generic.md"), label, "default")
     raise TemplateError(
-        f"no prompt variant {variant!r} for {game_id}; choose from: {', '.join(variants(game_id))}"
+        f"no prompt variant {variant!r} for {game.id}; choose from: {', '.join(variants(game))}"
     )
 
 
 def load_common(name: str) -> PromptTemplate:
-    """A shared template from ``_common`` (``"reflection"``)."""
-    return _load(f"prompts/{COMMON}/{name}.md", name)
+    """A shared template from ``assets/prompts/_common`` (``"reflection"``)."""
+    return _load(_asset("prompts", COMMON, f"{name}.md"), f"prompts/{COMMON}/{name}.md", name)

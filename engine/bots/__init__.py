@@ -1,11 +1,8 @@
-"""Built-in search bots. Importing this package registers them with :func:`engine.players.register_bot`.
+"""What built-in bots share: :class:`~engine.bots.base.SearchBot` (seeded tie-breaks, timed and
+explained decisions) and generic searches over the game contract (:mod:`engine.bots.search`).
 
-``engine.players`` imports it lazily the first time a bot spec is resolved, so bots cost nothing
-at start-up.
+A game's own bots live in its package (``engine/games/<id>/bots.py``) and are named by its
+declaration (``Game.bots``); nothing here names a game.
 """
 
 from __future__ import annotations
-
-from engine.bots import g2048_expectimax, tictactoe_minimax
-
-__all__ = ["g2048_expectimax", "tictactoe_minimax"]

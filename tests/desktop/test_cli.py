@@ -19,9 +19,7 @@ import pytest
 
 import engine
 import sessions
-from desktop import cli, episode
-from engine.llm.base import LLMError
-from engine.players import Decision, Observation
+from desktop import cli
 from tests.loopback import Answer, LoopbackServer, loopback  # noqa: F401  (fixture)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,36 +125,37 @@ def test_bad_player_spec_lists_choices(tmp_path: Path, capsys: pytest.CaptureFix
     assert not any(tmp_path.iterdir())
 
 
-class _FailingModel:
-    """A model player whose provider fails for good on the first call."""
-
-    kind = "model"
-    label = "Failing model"
-
-    def __init__(self, spec: str) -> None:
-        self.spec = spec
-
-    async def act(self, observation: Observation) -> Decision:
-        observation.record("model_call_started", {"provider": "sim", "model": "fail"})
-        raise LLMError("the server answered 503 three times", kind="server", status=503)
-
-
-def test_provider_error_is_reported_not_raised(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    real = episode.make_player
-
-    def make_player(spec: str, game: Any, **kw: Any) -> Any:
-        return _FailingModel(spec) if spec == "sim:fail" else real(spec, game, **kw)
-
-    monkeypatch.setattr(episode, "make_player", make_player)
-    code, out, err = run_cli(capsys, "run", "tictactoe", "-p", "sim:fail", "-p", "random", "-n", "2",
-                             "--out", str(tmp_path))
-    assert code == 1
+def test_provider_errors_are_reported_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The simulated model's server fails every call: the real retry and fallback path, no stand-in.
+    # (With --fallback forfeit the episode ends instead: see the forfeit test below.)
+    code, out, err = run_cli(capsys, "run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2",
+                             "--sim-api-error-rate", "1", "--retries", "1", "--out", str(tmp_path), "--json")
+    assert code == 0, err  # the default policy plays on with random legal moves
     assert "Traceback" not in err and "Traceback" not in out
-    assert out.count("503 three times") == 2  # one summary row per episode says why it ended
-    for folder in session_dirs(tmp_path):
-        assert sessions.load_session(folder).status == "error"
+    report = json.loads(out)
+    assert len(report["episodes"]) == 2
+    for ep in report["episodes"]:
+        session = sessions.load_session(Path(ep["session"]))
+        assert ep["status"] == session.status == "completed"
+        failed = [e["data"] for e in session.events if e["type"] == "model_call_failed"]
+        model_moves = [e["data"] for e in session.events if e["type"] == "decision" and e["seat"] == 0]
+        assert failed and all((f["kind"], f["status"]) == ("server", 503) for f in failed)
+        # Every model decision asked twice (--retries 1), was refused twice and fell back.
+        assert sum(f["purpose"] == "action" for f in failed) == 2 * len(model_moves)
+        assert all(m["policy"] == "random" and "503" in m["fallback_reason"] for m in model_moves)
+        # The summary counts what the session recorded and says why.
+        assert ep["failed_calls"] == len(failed) and ep["fallback_moves"] == len(model_moves) > 0
+        assert "503 Service Unavailable" in ep["last_model_error"]
+
+
+def test_sim_api_error_rate_needs_a_simulated_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "random", "-p", "random",
+                           "--sim-api-error-rate", "1", "--out", str(tmp_path))
+    assert code == 2 and "simulated model" in err
+    code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "sim", "-p", "random",
+                           "--sim-api-error-rate", "1.5", "--out", str(tmp_path))
+    assert code == 2 and "--sim-api-error-rate" in err
+    assert not any(tmp_path.iterdir())
 
 
 def test_run_with_sim_player_records_model_events(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -258,9 +257,11 @@ def test_list_export_import(ttt_session: Path, tmp_path: Path, capsys: pytest.Ca
 def test_games_lists_ids_seats_and_bots(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "games")
     assert code == 0
-    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
-    assert set(engine.list_games()) <= set(rows)
-    assert "minimax" in rows["tictactoe"] and "X, O" in rows["tictactoe"]
+    blocks = {line.split()[0]: line for line in out.split("\n") if line and not line.startswith(" ")}
+    assert set(engine.list_games()) <= set(blocks)
+    ttt = out[out.index("tictactoe  Tic-tac-toe"):]
+    assert "turn-based" in blocks["tictactoe"] and "seats: X, O" in ttt and "minimax" in ttt
+    assert "--option size=" in out and "from 2 to 8" in out
 
 
 def test_check_model_never_prints_a_key(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,8 @@ from engine.agent.player import ModelPlayer, make_model_player
 from engine.events import Event
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
 from engine.match import Match, MatchResult
-from engine.players import Observation, make_player
+from engine.players import Observation
+from engine.roster import make_player
 
 
 def play(game_id: str, specs: list[str], *, seed: int = 1, max_steps: int | None = None,

@@ -17,7 +17,8 @@ from engine.agent.perception import Perception, state_text
 from engine.agent.verify import parse_cell_set, score_sets, verify
 from engine.games.tictactoe import TicTacToeState
 from engine.llm.base import Delta, ImagePart, LLMClient, Message, Request
-from engine.llm.sim import LABEL, SimClient, SimContext, parse_spec
+from engine.llm.sim import LABEL, SimClient, parse_spec
+from engine.llm.simstyle import SimContext
 from engine.players import Observation, StepRecord
 
 G2048 = engine.make("2048")
@@ -49,20 +50,27 @@ def test_template_syntax_fills_placeholders_and_drops_empty_sections() -> None:
 
 
 def test_bundled_templates_load_and_record_their_hash() -> None:
-    assert prompts.variants("2048")[:1] == ["default"] and "compact" in prompts.variants("2048")
-    for game_id, variant in (("2048", "default"), ("2048", "compact"), ("tictactoe", "default")):
-        tpl = prompts.load_template(game_id, variant)
-        file = prompts.template_path(game_id, f"{variant}.md")
-        assert tpl.path == f"prompts/{game_id}/{variant}.md"
+    g2048, ttt = engine.declaration("2048"), engine.declaration("tictactoe")
+    assert prompts.variants(g2048)[:1] == ["default"] and "compact" in prompts.variants(g2048)
+    for game, variant in ((g2048, "default"), (g2048, "compact"), (ttt, "default")):
+        tpl = prompts.load_template(game, variant)
+        folder = prompts.prompt_folder(game)
+        assert folder is not None and folder.parent.name == game.__module__.split(".")[-2]
+        file = folder / f"{variant}.md"
+        assert tpl.path == f"prompts/{game.id}/{variant}.md"
         assert tpl.sha256 == hashlib.sha256(file.read_text(encoding="utf-8").encode()).hexdigest()
         assert {"history", "reflection", "state"} <= tpl.placeholders
-    assert "move:" in prompts.load_template("2048").system
-    assert "Intermediate Thinking Results 2" in prompts.load_template("tictactoe").user
+    assert "move:" in prompts.load_template(g2048).system
+    assert "Intermediate Thinking Results 2" in prompts.load_template(ttt).user
     reflection = prompts.load_common("reflection")
     assert "100 words" in reflection.user and reflection.path == "prompts/_common/reflection.md"
-    assert prompts.load_template("no-such-game").path == "prompts/_common/generic.md"
+
+    class NoPrompts(type(engine.make("tictactoe"))):  # type: ignore[misc]
+        prompts = None
+
+    assert prompts.load_template(NoPrompts).path == "prompts/_common/generic.md"
     with pytest.raises(prompts.TemplateError, match="default"):
-        prompts.load_template("tictactoe", "compact")
+        prompts.load_template(ttt, "compact")
 
 
 # -- perception and memory ----------------------------------------------------------------------------
@@ -266,7 +274,7 @@ class _CountingHistory(tuple):  # type: ignore[type-arg]
 def test_memory_and_reflection_read_only_the_tail_of_a_long_history() -> None:
     # Reading the whole history at every decision makes a 10,000-step episode quadratic.
     from engine.agent.reflection import since_last_move
-    from engine.llm.sim import _since_own_move
+    from engine.llm.simstyle import since_own_move as _since_own_move
 
     game = engine.make("tictactoe")
     state = game.initial_state()

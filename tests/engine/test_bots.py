@@ -9,12 +9,13 @@ import time
 import pytest
 
 import engine
-from engine.bots.g2048_expectimax import ExpectimaxBot, GreedyBot, heuristic
-from engine.bots.tictactoe_minimax import MinimaxBot, position_value
+from engine.games.g2048.bots import ExpectimaxBot, GreedyBot, heuristic
+from engine.games.tictactoe.bots import MinimaxBot, position_value
 from engine.core import Game, State
 from engine.games.g2048 import State2048, move_board
 from engine.games.tictactoe import TicTacToeState
-from engine.players import Decision, Observation, Player, bots_for, make_player
+from engine.players import Decision, Observation, Player
+from engine.roster import bots_for, make_player
 
 
 def decide(player: Player, game: Game, state: State) -> Decision:
@@ -36,8 +37,8 @@ def play(game: Game, players: list[Player], seed: int, max_steps: int | None = N
 
 
 def test_bots_are_registered() -> None:
-    assert bots_for("tictactoe")[:2] == ["random", "minimax"]
-    assert {"expectimax", "greedy"} <= set(bots_for("2048"))
+    assert bots_for(engine.declaration("tictactoe"))[:2] == ["random", "minimax"]
+    assert {"expectimax", "greedy"} <= set(bots_for(engine.make("2048")))
     assert isinstance(make_player("minimax", engine.make("tictactoe"), seed=1), MinimaxBot)
     assert isinstance(make_player("expectimax", engine.make("2048"), seed=1), ExpectimaxBot)
     assert isinstance(make_player("greedy", engine.make("2048"), seed=1), GreedyBot)
@@ -77,13 +78,30 @@ def test_minimax_values_wins_and_blocks() -> None:
     assert decision.values["(0,2)"] == 9
     assert decision.values["(1,2)"] < 9 and decision.values["(2,2)"] < 0
     assert "wins now" in decision.rationale
-    assert decision.extra["latency_ms"] >= 0
     # O to move must block X's row at (0,2).
     state = TicTacToeState(cells=("X", "X", "", "", "O", "", "", "", ""))
     decision = decide(bot, game, state)
     assert decision.action == "(0,2)"
     assert decision.values is not None and decision.values["(0,2)"] == max(decision.values.values())
     assert "blocks" in decision.rationale
+
+
+def test_bot_latency_is_the_search_time_in_milliseconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = engine.make("tictactoe")
+    bot = make_player("minimax", game, seed=0)
+    search = bot.evaluate
+
+    def slow_search(observation: Observation) -> dict[str, float]:
+        time.sleep(0.03)  # a search that takes 30 ms
+        return search(observation)
+
+    monkeypatch.setattr(bot, "evaluate", slow_search)
+    started = time.perf_counter()
+    decision = decide(bot, game, game.initial_state())
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    # At least the search's 30 ms (so milliseconds, and the search is inside the timing), at most the
+    # whole call around it (so a duration, not a clock reading); rounded to 0.01 ms.
+    assert 30 <= decision.extra["latency_ms"] <= elapsed_ms + 0.01
 
 
 def test_minimax_tie_breaks_are_seeded() -> None:

@@ -13,7 +13,8 @@ from engine import events as ev
 from engine.core import IllegalActionError
 from engine.events import Event
 from engine.match import Match, MatchResult, Pacer
-from engine.players import BOT, HumanPlayer, Decision, Observation, make_player
+from engine.players import BOT, HumanPlayer, Decision, Observation
+from engine.roster import make_player
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ from engine import events as ev
 from engine.agent.perception import Perception
 from engine.events import Event
 from engine.match import Match
-from engine.players import make_player
+from engine.roster import make_player
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 

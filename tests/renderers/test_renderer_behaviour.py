@@ -15,7 +15,9 @@ from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QImage, QPaint
 from tests.renderers.render_helpers import changed_mask, g2048_board, g2048_state, pixels, ttt_state
 
 import assets
+import engine
 import renderers
+from renderers.text import TextRenderer
 from renderers import base
 from renderers.g2048 import BOARD_COLOR, G2048Renderer
 from renderers.tictactoe import TicTacToeRenderer, parse_cell
@@ -39,16 +41,15 @@ def test_registry_hands_out_one_renderer_per_game() -> None:
     assert {"2048", "tictactoe"} <= set(renderers.list_renderers())
 
 
-def test_unknown_game_names_the_known_ones() -> None:
+def test_a_game_without_a_renderer_is_drawn_by_the_text_fallback() -> None:
     with pytest.raises(renderers.RendererNotFoundError, match="2048, tictactoe"):
-        renderers.get("no-such-game")
-
-
-def test_register_rejects_malformed_and_conflicting_entry_points() -> None:
-    with pytest.raises(ValueError, match="package.module:ClassName"):
-        renderers.register("x", "renderers.g2048")
-    with pytest.raises(ValueError, match="already registered"):
-        renderers.register("2048", "renderers.tictactoe:TicTacToeRenderer")
+        renderers.lookup("no-such-game")
+    assert isinstance(renderers.get("no-such-game"), TextRenderer)
+    state = engine.make("2048").initial_state(seed=3)
+    plain = renderers.fallback().render(state, 240, 240)
+    blank = renderers.fallback().render(type("Empty", (), {"text": lambda self: ""})(), 240, 240)
+    # The text view's characters are drawn: the picture differs from an empty card's.
+    assert plain != blank and not plain.isNull()
 
 
 def test_every_renderer_is_square() -> None:

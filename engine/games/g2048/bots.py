@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from engine.bots.base import SearchBot
 from engine.core import Action, Game
-from engine.games.g2048 import (
+from engine.games.g2048.rules import (
     ACTIONS,
     FOUR_PROBABILITY,
     Board,
@@ -32,7 +32,7 @@ from engine.games.g2048 import (
     place,
     transpose,
 )
-from engine.players import Observation, register_bot
+from engine.players import Observation
 
 LOST_PENALTY = 200_000.0
 MONOTONICITY_POWER = 4.0
@@ -179,15 +179,3 @@ class GreedyBot(SearchBot):
 
     def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
         return f"{action} merges the most right now (+{values[action]:.0f})"
-
-
-def _expectimax(game: Game, seed: int | None) -> ExpectimaxBot:
-    return ExpectimaxBot(game, seed)
-
-
-def _greedy(game: Game, seed: int | None) -> GreedyBot:
-    return GreedyBot(game, seed)
-
-
-register_bot("2048", "expectimax", _expectimax)
-register_bot("2048", "greedy", _greedy)

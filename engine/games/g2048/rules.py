@@ -38,6 +38,7 @@ from engine.core import (
     seats_of,
 )
 from engine.games._common import reading_state
+from engine.options import Option
 
 Board = tuple[tuple[int, ...], ...]
 
@@ -196,6 +197,26 @@ class State2048(State):
         """Whether ``action`` would move or merge at least one tile."""
         return move_board(self.board, action)[0] != self.board
 
+    def annotate(self, action: Action, seat: Seat | None = None) -> str:
+        if action in ACTIONS and not self.changes_board(action):
+            return "this move does not change the board (a wasted turn)"
+        return ""
+
+    def outcomes(self, action: Action | Mapping[Seat, Action]) -> list[tuple[float, State]]:
+        """Every tile spawn ``action`` can lead to: each empty cell, a 2 (p = 0.9) or a 4 (p = 0.1)."""
+        played = self.apply(action)
+        if played.spawned is None:
+            return [(1.0, played)]  # the move changed nothing, so nothing spawned
+        assert isinstance(played, State2048)
+        moved, _ = move_board(self.board, played.last_action or "")
+        cells = empty_cells(moved)
+        results: list[tuple[float, State]] = []
+        for cell in cells:
+            for value, p in ((2, 1 - FOUR_PROBABILITY), (4, FOUR_PROBABILITY)):
+                board = place(moved, cell, value)
+                results.append((p / len(cells), dataclasses.replace(played, board=board, spawned=cell)))
+        return results
+
     def apply(self, action: Action | Mapping[Seat, Action]) -> State2048:
         if isinstance(action, Mapping):
             if set(action) != {0}:
@@ -262,7 +283,7 @@ class State2048(State):
             lines.append(f"Turns without a board change: {self.stagnant} of {STAGNATION_LIMIT}")
         return "\n".join(lines)
 
-    def text_table(self) -> str:
+    def text_table(self, seat: Seat | None = None) -> str:
         """The perception module's coordinate table: one line per tile, then the empty cells.
 
         Example line: ``Tile 8 at (row 0, col 2)``. Rows and columns count from 0 at the top left.
@@ -319,7 +340,12 @@ class Game2048(Game):
     id: ClassVar[str] = "2048"
     title: ClassVar[str] = "2048"
     suites: ClassVar[tuple[str, ...]] = ("lmgame",)
+    description: ClassVar[str] = "Slide and merge numbered tiles; the score is the sum of all merges."
     seats = seats_of(["Player"])
+    chance: ClassVar[bool] = True
+    options_schema: ClassVar[tuple[Option, ...]] = (
+        Option("size", int, DEFAULT_SIZE, "Side length of the square board", minimum=2, maximum=8),
+    )
     #: Every action of the game in a fixed order (the Gymnasium adapter's discrete action space).
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     keymap: ClassVar[Mapping[str, Action]] = {
@@ -332,13 +358,16 @@ class Game2048(Game):
         "a": "left",
         "d": "right",
     }
+    controls: ClassVar[str] = "Arrows or W A S D slide the tiles (the board must have focus)"
+    bots: ClassVar[Mapping[str, str]] = {"expectimax": ".bots:ExpectimaxBot", "greedy": ".bots:GreedyBot"}
+    default_opponent: ClassVar[str] = "expectimax"
+    sim_behaviour: ClassVar[str | None] = ".sim:Sim2048"
+    extractor: ClassVar[str | None] = ".answers:extract_move"
+    observation: ClassVar[str | None] = ".gym:BoardObservation"
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        size = options.get("size", DEFAULT_SIZE)
-        if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 8:
-            raise ValueError(f"2048 size must be an integer from 2 to 8, not {size!r}")
-        self.size = size
+        self.size: int = self.options["size"]
 
     def initial_state(self, seed: int | None = None) -> State2048:
         if seed is None:

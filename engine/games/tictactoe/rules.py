@@ -205,14 +205,18 @@ class TicTacToe(Game):
     id: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic-tac-toe"
     suites: ClassVar[tuple[str, ...]] = ("gamebot", "lvlm")
+    description: ClassVar[str] = "Three in a row on a 3x3 grid; X moves first."
     seats = seats_of(["X", "O"])
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: Keys 1..9 in reading order, like a phone keypad: 1 = (0,0), 9 = (2,2).
     keymap: ClassVar[Mapping[str, Action]] = {str(i + 1): ACTIONS[i] for i in range(9)}
+    controls: ClassVar[str] = "Click a cell or press 1 – 9 (reading order)"
     max_episode_steps: ClassVar[int | None] = 9
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    bots: ClassVar[Mapping[str, str]] = {"minimax": ".bots:MinimaxBot"}
+    default_opponent: ClassVar[str] = "minimax"
+    sim_behaviour: ClassVar[str | None] = ".sim:TicTacToeSim"
+    questions: ClassVar[str | None] = ".questions:QUESTIONS"
+    extractor: ClassVar[str | None] = ".answers:extract_move"
 
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
         return TicTacToeState()

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 from engine.bots.base import SearchBot
 from engine.core import Action, Game
-from engine.games.tictactoe import ACTIONS, MARKS, TicTacToeState, line_winner, winning_moves
-from engine.players import Observation, register_bot
+from engine.games.tictactoe.rules import ACTIONS, MARKS, TicTacToeState, line_winner, winning_moves
+from engine.players import Observation
 
 WIN = 10
 
@@ -74,10 +74,3 @@ class MinimaxBot(SearchBot):
         if action in winning_moves(state, them):
             return f"{action} blocks {them}'s three in a row; best play from here is a draw"
         return f"{action} keeps the draw; no move forces a win"
-
-
-def _make(game: Game, seed: int | None) -> MinimaxBot:
-    return MinimaxBot(game, seed)
-
-
-register_bot("tictactoe", "minimax", _make)

@@ -1,0 +1,247 @@
+"""How the offline simulated model plays one game: its analysis, mistakes, reasoning and answers.
+
+:class:`~engine.llm.sim.SimClient` handles what every simulated call shares (streaming, latency, usage,
+error rates, the RNG). What depends on the game is a :class:`SimBehaviour`: a game names its own
+subclass in its declaration (``Game.sim_behaviour``, kept in the game's package); games without one
+get this generic behaviour, which already reads the game's own bots and intermediate-question oracles:
+
+* the analysis comes from the game's analysis bot (``Game.analysis_bot()``) or, without one, a
+  one-move lookahead on the seat's score;
+* intermediate answers come from the game's questions (``Game.questions``): the oracle's truth, made
+  wrong at the client's ``wrong_ir_rate`` the way models get them wrong (a missed item, an item that
+  is not there);
+* the answer is written in the generic ``thought:`` / ``move:`` format the generic prompt asks for.
+
+The behaviour only ever sees the acting seat's view of the state (:class:`SimContext`), as a real
+model does through its prompt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Action, Game, Seat, State
+from engine.players import Observation, StepRecord
+from engine.questions import Question
+
+__all__ = ["Analysis", "SimBehaviour", "SimContext", "fmt_value", "since_own_move"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SimContext:
+    """The situation behind the next call, as the acting seat knows it (set by the harness)."""
+
+    game: Game
+    state: State
+    seat: Seat
+    history: Sequence[StepRecord] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the simulated model "thinks" of the position: the best action and a value per action."""
+
+    best: Action
+    values: dict[Action, float]
+    source: str
+
+
+class SimBehaviour:
+    """The generic behaviour; a game's package may subclass it and override any method.
+
+    Args:
+        game: The game being played.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._bots: dict[str, Any] = {}
+        self._questions: Sequence[Question] | None = None
+
+    # -- judgement --------------------------------------------------------------------------------
+
+    async def analyse(self, ctx: SimContext, rng: random.Random, bot: str | None) -> Analysis:
+        """Ask ``bot`` (a spec of the game's bots) for values, or look one move ahead."""
+        if bot:
+            player = self._bot(bot, rng)
+            if player is not None:
+                legal = tuple(ctx.state.legal_actions(ctx.seat))
+                decision = await player.act(Observation(ctx.game, ctx.state, ctx.seat, legal, ctx.history))
+                if decision.action is not None:
+                    values = decision.values or {decision.action: 0.0}
+                    return Analysis(decision.action, {a: float(v) for a, v in values.items()}, bot)
+        return self.lookahead(ctx, rng)
+
+    def _bot(self, spec: str, rng: random.Random) -> Any:
+        if spec not in self._bots:
+            try:
+                self._bots[spec] = self.game.make_bot(spec, rng.randrange(2**31))
+            except Exception:  # no such bot for this game: the one-move lookahead stands in
+                self._bots[spec] = None
+        return self._bots[spec]
+
+    def lookahead(self, ctx: SimContext, rng: random.Random) -> Analysis:
+        """One-move lookahead on the seat's score, for games without a bot."""
+        values: dict[Action, float] = {}
+        for action in ctx.state.legal_actions(ctx.seat):
+            try:
+                move: Action | Mapping[Seat, Action] = {ctx.seat: action} if self.game.simultaneous else action
+                after = ctx.state.apply(move)
+                values[action] = float(after.scores[ctx.seat] - ctx.state.scores[ctx.seat])
+            except Exception:  # a view that cannot be played forward (hidden information): no preference
+                values[action] = 0.0
+        best_value = max(values.values())
+        best = rng.choice([a for a, v in values.items() if v == best_value])
+        return Analysis(best, values, "lookahead")
+
+    def slip(self, ctx: SimContext, analysis: Analysis, rng: random.Random) -> tuple[Action, str]:
+        """A mistaken action and its kind: an ``"illegal"`` move from the game's action list, or a
+        ``"wasted"`` one (a legal move the game annotates, e.g. one that changes nothing). Returns the
+        best action and ``""`` when the game offers no way to go wrong."""
+        legal = ctx.state.legal_actions(ctx.seat)
+        vocabulary = list(dict.fromkeys([*self.game.keymap.values(), *self.game.actions]))
+        illegal = [a for a in vocabulary if a not in legal]
+        if illegal:
+            return rng.choice(illegal), "illegal"
+        wasted = [a for a in legal if ctx.state.annotate(a, ctx.seat)]
+        if wasted:
+            return rng.choice(wasted), "wasted"
+        return analysis.best, ""
+
+    # -- intermediate answers -----------------------------------------------------------------------
+
+    def questions(self) -> Sequence[Question]:
+        if self._questions is None:
+            self._questions = tuple(self.game.load(self.game.questions)) if self.game.questions else ()
+        return self._questions
+
+    def intermediate(self, ctx: SimContext, rng: random.Random, wrong_rate: float) -> dict[int, list[str]]:
+        """The answer to every intermediate question: the oracle's truth, or at ``wrong_rate`` a
+        plausible wrong answer."""
+        answers: dict[int, list[str]] = {}
+        candidates = list(ctx.state.legal_actions(ctx.seat))
+        for q in self.questions():
+            try:
+                truth = list(q.truth(ctx.state, ctx.seat))
+            except Exception:
+                truth = []
+            answers[q.key] = self.perturb(truth, candidates, rng, wrong_rate)
+        return answers
+
+    @staticmethod
+    def perturb(truth: list[str], candidates: Sequence[str], rng: random.Random, wrong_rate: float) -> list[str]:
+        """``truth``, or (at ``wrong_rate``) one item missed or one item seen that is not there."""
+        if rng.random() >= wrong_rate:
+            return list(truth)
+        others = [c for c in candidates if c not in truth]
+        if truth and (not others or rng.random() < 0.5):
+            return truth[:-1]  # missed one
+        if others:
+            return sorted([*truth, rng.choice(others)])  # saw something that is not there
+        return list(truth)
+
+    def tags(self, answers: Mapping[int, list[str]]) -> list[str]:
+        """``[Intermediate Thinking Results k: ...]`` lines, in the question's own answer format."""
+        by_key = {q.key: q for q in self.questions()}
+        return [
+            f"[Intermediate Thinking Results {k}: {by_key[k].write(v) if k in by_key else ', '.join(v)}]"
+            for k, v in sorted(answers.items())
+        ]
+
+    # -- words ----------------------------------------------------------------------------------------
+
+    def situation(self, ctx: SimContext) -> str:
+        """One sentence about the position."""
+        legal = len(ctx.state.legal_actions(ctx.seat))
+        return f"Position after {ctx.state.step} moves; {legal} legal actions."
+
+    def reasoning(
+        self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, list[str]]
+    ) -> str:
+        """The streamed thinking: the situation, the moves compared, the choice."""
+        lines = [self.situation(ctx)]
+        ranked = sorted(analysis.values.items(), key=lambda kv: kv[1], reverse=True)
+        if len(ranked) > 1:
+            lines.append("Let me compare the moves:")
+            for a, v in ranked[:8]:
+                note = ctx.state.annotate(a, ctx.seat)
+                lines.append(f"- {a}: {fmt_value(v)}" + (f"  ({note})" if note else ""))
+        lines.append(f"{analysis.best} looks strongest.")
+        if slip:
+            lines.append(f"Actually, {action} might open things up. I'll go with {action}.")
+        else:
+            lines.append(f"I'll go with {action}.")
+        return "\n".join(lines)
+
+    def thought(self, ctx: SimContext, analysis: Analysis, action: Action, slip: str) -> str:
+        """The one-line rationale of the answer."""
+        if slip:
+            return f"{action} should shake things up a little."
+        ranked = sorted(analysis.values, key=lambda a: analysis.values[a], reverse=True)
+        others = [a for a in ranked if a != action]
+        extra = f" better than {', '.join(others[:2])}" if others else ""
+        return f"{self.situation(ctx)} {action} scores{extra}."
+
+    def answer(
+        self,
+        ctx: SimContext,
+        analysis: Analysis,
+        action: Action,
+        slip: str,
+        broken: bool,
+        answers: Mapping[int, list[str]],
+        rng: random.Random,
+    ) -> str:
+        """The reply in the generic prompt's format: intermediate tags (if any), ``thought:``, ``move:``."""
+        lines = self.tags(answers)
+        thought = self.thought(ctx, analysis, action, slip)
+        if broken:
+            return "\n".join([*lines, self.broken(ctx, rng)])
+        return "\n".join([*lines, f"thought: {thought}", f"move: {action}"])
+
+    def broken(self, ctx: SimContext, rng: random.Random) -> str:
+        """A realistic format slip. It must name no move anywhere, or the parser's fallback would
+        (rightly) find it and it would not be a format error at all."""
+        plain = f"{self.situation(ctx)} This needs careful thought before committing."
+        variant = rng.randrange(3)
+        if variant == 0:
+            return f"thought: {plain}"  # the move line is missing: the answer was cut short
+        if variant == 1:
+            return f"thought: {plain}\nmove: {rng.choice(['diagonal', 'stay put', 'the usual', 'none'])}"
+        return f"Analysis: {plain} The best option is obvious from here."
+
+    def blind(self, prompt: str, rng: random.Random) -> str:
+        """An answer written without any context (a call the harness did not describe)."""
+        return "thought: keeping it simple.\nmove: " + (self.game.actions[0] if self.game.actions else "pass")
+
+    def reflection(self, ctx: SimContext | None) -> str:
+        """The reflection call's text on the player's last move."""
+        if ctx is None or not ctx.history:
+            return "Not enough history yet to judge the last move; keep following the plan."
+        last = ctx.history[-1]
+        action = ", ".join(str(a) for a in last.actions.values())
+        gain = last.rewards[ctx.seat] if ctx.seat < len(last.rewards) else 0.0
+        verdict = "gained" if gain > 0 else "lost" if gain < 0 else "did not change"
+        return (
+            f"The last action was {action}; my score {verdict} ({fmt_value(gain)}). "
+            "Check whether it improved the position, and avoid repeating mistakes."
+        )
+
+
+def since_own_move(ctx: SimContext) -> list[StepRecord]:
+    """The steps from the seat's own last move to now (searched from the end: no full scan)."""
+    history = ctx.history
+    for i in range(len(history) - 1, -1, -1):
+        if ctx.seat in history[i].actions:
+            return [history[j] for j in range(i, len(history))]
+    return [history[-1]] if history else []
+
+
+def fmt_value(value: float) -> str:
+    """A search value for reading: large values keep their differences visible."""
+    if abs(value) >= 1000:
+        return f"{value:,.1f}"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.3g}"
