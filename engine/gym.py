@@ -1,6 +1,7 @@
-"""A Gymnasium adapter for single-player PlayTrace games.
+"""Gymnasium environments for every PlayTrace game with a fixed action list.
 
-Importing this module registers ``playtrace/2048-v0``::
+Importing this module registers ``playtrace/<id>-v0`` for each available game (:func:`register_envs`
+runs again after a plug-in is installed)::
 
     import gymnasium
     import engine.gym  # noqa: F401  (registers the environments)
@@ -9,95 +10,170 @@ Importing this module registers ``playtrace/2048-v0``::
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
-The action space is ``Discrete`` over the game's fixed action list (for 2048: up, down, left,
-right, in that order); the observation is the board as integers; the reward is the change in the
-game's raw score (the merged sum for 2048); an episode terminates when the game is over. The same
-seed gives the same episode, because the game state carries its own seed.
+The agent plays seat 0 (``agent_seat`` changes it); every other seat is played by the game's default
+opponent (``Game.default_opponent``, or ``opponent="random"``), seeded from the environment's seed.
+The action space is ``Discrete`` over the game's fixed action list (``Game.actions``). The observation
+is the game's own encoding when it declares one (``Game.observation``, an :class:`ObservationCodec`:
+2048 gives the board as integers), otherwise the agent seat's text view. Only the agent seat's view is
+ever observed, so hidden information stays hidden. The reward is the agent seat's change in raw
+score; an episode terminates when the game is over. The same seed gives the same episode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+import string
+from collections.abc import Coroutine
+from typing import Any, ClassVar, Protocol
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from engine.core import Action, Game, State
-from engine.registry import make
+from engine.core import Action, Game, Seat, State
+from engine.players import Decision, Observation, Player
+from engine.registry import entries, make
+from engine.roster import make_player
 
-ENV_IDS: dict[str, str] = {"playtrace/2048-v0": "2048"}
+__all__ = ["ObservationCodec", "PlayTraceEnv", "TextObservation", "env_id", "register_envs"]
 
-
-def _board_space(game: Game) -> spaces.Space[Any]:
-    size = int(getattr(game, "size", 4))
-    # The largest tile a board of n*n cells can hold is 2**(n*n + 1) (131072 on 4x4). From 8x8 on
-    # that exceeds int64 (Box would refuse it), and no tile that large can be reached in practice.
-    high = min(2 ** (size * size + 1), int(np.iinfo(np.int64).max))
-    return spaces.Box(low=0, high=high, shape=(size, size), dtype=np.int64)
+#: Characters a text observation may contain; anything else is written as ``?``.
+TEXT_CHARSET = string.printable
+TEXT_MAX_LENGTH = 8192
 
 
-def _board_obs(state: State) -> np.ndarray:
-    return np.asarray(state.board, dtype=np.int64)  # type: ignore[attr-defined]
+class ObservationCodec(Protocol):
+    """How a game's states become Gymnasium observations (named by ``Game.observation``)."""
+
+    def __init__(self, game: Game) -> None: ...
+
+    @property
+    def space(self) -> spaces.Space[Any]: ...
+
+    def encode(self, view: State, seat: Seat) -> Any: ...
 
 
-#: Per game: how to build the observation space and an observation from a state.
-OBSERVERS: dict[str, tuple[Callable[[Game], spaces.Space[Any]], Callable[[State], np.ndarray]]] = {
-    "2048": (_board_space, _board_obs),
-}
+class TextObservation:
+    """The default observation: the seat's text view, in a :class:`gymnasium.spaces.Text` space."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.space = spaces.Text(max_length=TEXT_MAX_LENGTH, min_length=0, charset=TEXT_CHARSET)
+        self._allowed = frozenset(TEXT_CHARSET)
+
+    def encode(self, view: State, seat: Seat) -> str:
+        text = view.text(seat)
+        return "".join(c if c in self._allowed else "?" for c in text)[:TEXT_MAX_LENGTH]
 
 
-class PlayTraceEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """A Gymnasium environment around one single-player PlayTrace game.
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``playtrace/<id>-v0``."""
+    return f"playtrace/{game_id}-v0"
+
+
+def _run_now(coroutine: Coroutine[Any, Any, Decision]) -> Decision:
+    """Run a bot's ``act`` to completion without an event loop: built-in bots never wait on anything."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("an opponent waited on something; only bots that decide at once can play in Gymnasium")
+
+
+class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
+    """A Gymnasium environment around one PlayTrace game, seen from one seat.
 
     Args:
-        game_id: a registered single-player game with an observation builder in :data:`OBSERVERS`.
-        render_mode: ``None`` or ``"ansi"`` (the game's text view).
-        **options: game options (e.g. ``size=3`` for 2048).
+        game_id: A registered game with a fixed action list (``Game.actions``).
+        render_mode: ``None`` or ``"ansi"`` (the agent seat's text view).
+        agent_seat: The seat the agent plays.
+        opponent: The player spec for every other seat (default: the game's default opponent).
+        **options: Game options (e.g. ``size=3`` for 2048).
 
-    Actions that are not legal in the current state (none exist in 2048 while it is on) leave the
-    state unchanged with reward 0 and ``info["illegal"] = True``.
+    Actions that are not legal in the current state leave the state unchanged with reward 0 and
+    ``info["illegal"] = True``; ``info["legal"]`` lists the legal ones.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game_id: str = "2048", render_mode: str | None = None, **options: Any) -> None:
-        if game_id not in OBSERVERS:
-            raise ValueError(f"no Gymnasium observation is defined for {game_id!r}; known: {', '.join(OBSERVERS)}")
+    def __init__(
+        self,
+        game_id: str = "2048",
+        render_mode: str | None = None,
+        *,
+        agent_seat: Seat = 0,
+        opponent: str | None = None,
+        **options: Any,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = make(game_id, **options)
-        if self.game.num_seats != 1 or self.game.simultaneous:
-            raise ValueError(f"{game_id} is not a single-player game")
+        if not self.game.actions:
+            raise ValueError(f"{game_id} has no fixed action list, so it has no Gymnasium action space")
+        if not 0 <= agent_seat < self.game.num_seats:
+            raise ValueError(f"{game_id} has seats 0..{self.game.num_seats - 1}, not {agent_seat}")
         self.render_mode = render_mode
-        self.actions: tuple[Action, ...] = tuple(getattr(self.game, "actions", ()))
-        if not self.actions:
-            raise ValueError(f"{game_id} has no fixed action list")
-        space_of, self._observe = OBSERVERS[game_id]
-        self.observation_space = space_of(self.game)
+        self.agent_seat = agent_seat
+        self.opponent = opponent or self.game.default_opponent
+        self.actions: tuple[Action, ...] = tuple(self.game.actions)
+        codec = self.game.load(self.game.observation) if self.game.observation else TextObservation
+        self.codec: ObservationCodec = codec(self.game)
+        self.observation_space = self.codec.space
         self.action_space = spaces.Discrete(len(self.actions))
         self.state: State | None = None
+        self._others: dict[Seat, Player] = {}
+
+    def _observe(self) -> Any:
+        assert self.state is not None
+        return self.codec.encode(self.state.observe(self.agent_seat), self.agent_seat)
 
     def _info(self) -> dict[str, Any]:
         assert self.state is not None
         return {
-            "score": float(self.state.scores[0]),
+            "score": float(self.state.scores[self.agent_seat]),
             "step": self.state.step,
-            "legal": list(self.state.legal_actions()),
+            "legal": list(self.state.legal_actions(self.agent_seat)),
             **{k: float(v) for k, v in self.state.metrics().items()},
         }
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
+    def _play_others(self, agent_action: Action | None) -> None:
+        """Let the other seats act until the agent must act (or the game ends)."""
+        assert self.state is not None
+        while not self.state.is_over:
+            seats = self.state.to_act
+            if self.agent_seat in seats and agent_action is None:
+                return
+            joint: dict[Seat, Action] = {}
+            for seat in seats:
+                if seat == self.agent_seat:
+                    assert agent_action is not None
+                    joint[seat] = agent_action
+                    continue
+                view = self.state.observe(seat)
+                obs = Observation(self.game, view, seat, tuple(self.state.legal_actions(seat)))
+                decision = _run_now(self._others[seat].act(obs))
+                if decision.action is None:
+                    raise RuntimeError(f"the {self.opponent} opponent in seat {seat} gave up")
+                joint[seat] = decision.action
+            move: Action | dict[Seat, Action] = joint if self.game.simultaneous else next(iter(joint.values()))
+            self.state = self.state.apply(move)
+            if self.agent_seat in joint:
+                agent_action = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         # The game's own seed comes from the env's generator, so reset(seed=s) fixes the whole episode.
         game_seed = int(self.np_random.integers(0, 2**31 - 1))
         self.state = self.game.initial_state(seed=game_seed)
-        return self._observe(self.state), self._info()
+        self._others = {
+            s: make_player(self.opponent, self.game, seed=game_seed + s)
+            for s in range(self.game.num_seats)
+            if s != self.agent_seat
+        }
+        self._play_others(None)
+        return self._observe(), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self.state.is_over:
@@ -107,28 +183,33 @@ class PlayTraceEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"{action!r} is not an action of {self.action_space}")
         name = self.actions[int(action)]
         before = self.state
-        illegal = name not in before.legal_actions()
-        if illegal:
-            after, reward, changed = before, 0.0, False
-        else:
-            after = before.apply(name)
-            transition = self.game.transition(before, after)
-            reward, changed = float(transition.rewards[0]), transition.changed
-        self.state = after
+        illegal = name not in before.legal_actions(self.agent_seat)
+        changed = False
+        if not illegal:
+            self._play_others(name)
+            changed = self.game.transition(before, self.state).changed
+        reward = float(self.state.scores[self.agent_seat] - before.scores[self.agent_seat])
         info = self._info() | {"action": name, "changed": changed, "illegal": illegal}
-        return self._observe(after), reward, after.is_over, False, info
+        return self._observe(), reward, self.state.is_over, False, info
 
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode != "ansi" or self.state is None:
             return None
-        return self.state.text()
+        return self.state.observe(self.agent_seat).text(self.agent_seat)
 
 
-def register_envs() -> None:
-    """Register PlayTrace's environments with Gymnasium (idempotent)."""
-    for env_id, game_id in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="engine.gym:PlayTraceEnv", kwargs={"game_id": game_id})
+def register_envs() -> list[str]:
+    """Register an environment for every available game with a fixed action list (idempotent);
+    returns the Gymnasium ids."""
+    ids = []
+    for entry in entries(include_unavailable=False):
+        if entry.cls is None or not entry.cls.actions:
+            continue
+        name = env_id(entry.id)
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point="engine.gym:PlayTraceEnv", kwargs={"game_id": entry.id})
+        ids.append(name)
+    return ids
 
 
 register_envs()

@@ -83,3 +83,52 @@ def test_probe_detects_qt_when_it_is_loaded() -> None:
     # The probe itself must be able to see Qt, or the two tests above would pass vacuously.
     report = _probe(["renderers"], ["PySide6"])
     assert "PySide6.QtGui" in report["loaded"]
+
+
+def _cycles(graph: object, package: str) -> list[list[str]]:
+    """Strongly connected groups of more than one module (import cycles), Tarjan's algorithm."""
+    modules = sorted(m for m in graph.modules if m == package or m.startswith(package + "."))  # type: ignore[attr-defined]
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.find_modules_directly_imported_by(v):  # type: ignore[attr-defined]
+            if not (w == package or w.startswith(package + ".")):
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in modules:
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_engine_has_no_import_cycle() -> None:
+    """Every import inside the engine, including imports inside functions, forms no cycle."""
+    import grimp
+
+    graph = grimp.build_graph("engine", include_external_packages=False)
+    assert _cycles(graph, "engine") == []
+    # The check can fail: a graph with a cycle is reported.
+    graph.add_import(importer="engine.core", imported="engine.match", line_number=1, line_contents="x")
+    assert any({"engine.core", "engine.match"} <= set(group) for group in _cycles(graph, "engine"))

@@ -85,8 +85,10 @@ def test_options_and_errors() -> None:
     obs, _ = env.reset(seed=0)
     assert obs.shape == (3, 3)
     assert env.render() is None  # no render mode
-    with pytest.raises(ValueError, match="single-player|observation"):
-        PlayTraceEnv("tictactoe")
+    with pytest.raises(ValueError, match="seats 0..1"):
+        PlayTraceEnv("tictactoe", agent_seat=2)
+    with pytest.raises(ValueError, match="size"):
+        PlayTraceEnv("2048", size=9)
     with pytest.raises(ValueError):
         PlayTraceEnv("2048", render_mode="human")
     with pytest.raises(RuntimeError):
@@ -109,3 +111,18 @@ def test_out_of_range_actions_are_refused() -> None:
     assert env.state is not None and env.state.step == 0
     env.step(np.int64(2))
     assert env.state.step == 1
+
+
+def test_a_two_seat_game_is_played_against_its_default_opponent() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("playtrace/tictactoe-v0")
+    check_env(env.unwrapped)
+    obs, info = env.reset(seed=4)
+    assert isinstance(obs, str) and "You are playing X" in obs and len(info["legal"]) == 9
+    # X plays the centre; minimax (O) answers at once, so X is to move again with two cells taken.
+    obs, reward, terminated, _, info = env.step(4)
+    assert not terminated and reward == 0.0 and len(info["legal"]) == 7
+    o_seat = PlayTraceEnv("tictactoe", agent_seat=1)
+    _, info = o_seat.reset(seed=1)
+    assert len(info["legal"]) == 8  # minimax already opened as X

@@ -1,0 +1,1 @@
+"""Toy games that plug into PlayTrace through entry points (see ../README.md)."""
