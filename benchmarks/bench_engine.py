@@ -17,7 +17,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.core import Game, State  # noqa: E402
-from engine.players import Observation, Player, make_player  # noqa: E402
+from engine.players import Observation, Player  # noqa: E402
+from engine.roster import make_player  # noqa: E402
 
 #: Seconds of random play measured per game.
 RANDOM_BUDGET = 0.5
@@ -48,7 +49,7 @@ async def decision_times(player: Player, game: Game, states: list[State]) -> lis
     """Seconds per decision of ``player`` on each of ``states``."""
     times = []
     for state in states:
-        seat = state.to_act[0]
+        seat = state.to_act[0] if state.to_act else 0
         obs = Observation(game, state, seat, tuple(state.legal_actions(seat)))
         started = time.perf_counter()
         await player.act(obs)
@@ -68,6 +69,8 @@ def sample_states(game: Game, count: int, seed: int = 0) -> list[State]:
             continue
         states.append(state)
         state = state.apply(rng.choice(state.legal_actions()))
+    # A bot decides from its seat's view, as in a match.
+    states = [s.observe(s.to_act[0]) for s in states]
     return states
 
 
@@ -92,10 +95,13 @@ def main() -> None:
             print(f"  {game_id:<10} failed: {type(exc).__name__}: {exc}")
             continue
         print(f"  {game_id:<10} {rate:>12,.0f} steps/s   ({games} games finished)")
-    print("Bot decision time:")
-    report_bot("tictactoe", "minimax", 500)
-    report_bot("2048", "greedy", 500)
-    report_bot("2048", "expectimax", 400)
+    print("Bot decision time (each game's own bots, on 400 positions from random play):")
+    for game_id in engine.list_games():
+        game = engine.make(game_id)
+        if game.simultaneous:
+            continue  # positions of simultaneous games have several seats to act; not timed here
+        for spec in game.bots:
+            report_bot(game_id, spec, 400)
 
 
 if __name__ == "__main__":

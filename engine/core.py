@@ -338,6 +338,10 @@ class Game(abc.ABC):
             ImportError: the module cannot be imported.
             AttributeError: the module has no such attribute.
         """
+        key = (cls, ref)
+        found = _LOADED.get(key)
+        if found is not None:
+            return found
         module_name, sep, attr = ref.partition(":")
         if not sep or not attr:
             raise ValueError(f"{cls.__name__}: hooks are written 'module:attr', not {ref!r}")
@@ -348,6 +352,7 @@ class Game(abc.ABC):
         obj: Any = importlib.import_module(module_name, package)
         for part in attr.split("."):
             obj = getattr(obj, part)
+        _LOADED[key] = obj
         return obj
 
     def make_bot(self, spec: str, seed: int | None = None) -> Any:
@@ -366,6 +371,10 @@ class Game(abc.ABC):
         if self.sim_bot is not None:
             return self.sim_bot or None
         return self.default_opponent if self.default_opponent in self.bots else None
+
+
+#: Hooks already imported, by (game class, reference): a model's every answer looks up its extractor.
+_LOADED: dict[tuple[type[Game], str], Any] = {}
 
 
 def seats_of(names: Sequence[str]) -> tuple[SeatInfo, ...]:
