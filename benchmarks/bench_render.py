@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -26,18 +27,16 @@ import engine  # noqa: E402
 import renderers  # noqa: E402
 
 
-def _states(game_id: str) -> list[Any]:
-    """A handful of real states of a game, from the start to a busy mid-game."""
-    if game_id == "tictactoe":
-        moves = ["(1,1)", "(0,0)", "(0,2)", "(2,2)", "(2,0)"]
-    else:
-        moves = ["left", "down", "right", "down"] * 15
-    state = engine.make(game_id).initial_state(seed=1)
+def _states(game_id: str, count: int = 60) -> list[Any]:
+    """Real states of a game from seeded random play, from the start to a busy mid-game."""
+    game = engine.make(game_id)
+    rng = random.Random(1)
+    state = game.initial_state(seed=1)
     states = [state]
-    for move in moves:
-        if state.is_over:
-            break
-        state = state.apply(move)
+    while len(states) < count and not state.is_over:
+        seats = state.to_act
+        choice = {s: rng.choice(state.legal_actions(s)) for s in seats}
+        state = state.apply(choice if game.simultaneous else choice[seats[0]])
         states.append(state)
     return states
 
@@ -60,10 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     renderers.ensure_gui_app()
     size = args.size
     print(f"{'game':<10} {'render ms':>10} {'labels+hl ms':>13} {'png encode ms':>14} {'png KiB':>8}")
-    for game_id in ("2048", "tictactoe"):
+    for game_id in engine.list_games():
         renderer = renderers.get(game_id)
         states = _states(game_id)
-        highlight = ["up"] if game_id == "2048" else ["(0,1)"]
+        # Point at a legal move of the first position, as the app does with a model's choice.
+        first = states[0]
+        highlight = first.legal_actions(first.to_act[0])[:1] if first.to_act else []
         renderer.render(states[-1], size, size)  # warm-up: fonts, glyph caches
         cycle = iter(range(10**9))
 
