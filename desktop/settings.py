@@ -1,5 +1,5 @@
-"""The app's remembered preferences (window layout, last game, default players, harness defaults,
-provider base URLs and default models) in an ini file.
+"""The app's remembered preferences (whether the first-launch demo is done, provider base URLs and
+default models) in an ini file.
 
 The file is ``playtrace.ini`` in PlayTrace's configuration folder: ``PLAYTRACE_HOME/config`` when that
 environment variable is set (tests, portable installs), otherwise the platform's configuration folder.
@@ -12,20 +12,16 @@ refuses to store anything that looks like a key, so a settings file can be share
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QSettings
 
-__all__ = ["PROVIDERS", "AppSettings", "SecretInSettingsError", "settings_path"]
-
-#: Providers with a base URL and a default model in the settings (and a key in the key store).
-PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "local")
+__all__ = ["DEFAULT_BASE_URLS", "AppSettings", "SecretInSettingsError", "settings_path"]
 
 #: Base URLs used when the user set none (the SDKs' own defaults, and Ollama for local servers).
 DEFAULT_BASE_URLS: dict[str, str] = {
@@ -69,9 +65,6 @@ class AppSettings:
 
     Args:
         path: The ini file; defaults to :func:`settings_path` (evaluated when the object is made).
-
-    Structured values (player lists, harness options) are stored as JSON strings: ini files keep only
-    text, and JSON brings back ints, floats and booleans as they were.
     """
 
     def __init__(self, path: Path | str | None = None) -> None:
@@ -106,40 +99,6 @@ class AppSettings:
         """Write pending changes to disk now (Qt also writes them on its own, a little later)."""
         self._qs.sync()
 
-    def _json(self, name: str, default: Any) -> Any:
-        raw = self._qs.value(name)
-        if raw is None or raw == "":
-            return default
-        try:
-            return json.loads(str(raw))
-        except json.JSONDecodeError:
-            return default  # a hand-edited, broken value falls back rather than crashing the app
-
-    def _set_json(self, name: str, value: Any) -> None:
-        if _looks_secret(value):  # checked before encoding, so nested key names are seen too
-            raise SecretInSettingsError(
-                f"refusing to store a secret in the settings file ({name}); API keys go to the key store"
-            )
-        self.set_value(name, json.dumps(value, sort_keys=True))
-
-    # ------------------------------------------------------------------ window
-
-    def geometry(self, window: str = "main") -> QByteArray | None:
-        """The saved geometry of a window (``QWidget.saveGeometry`` bytes), if any."""
-        raw = self._qs.value(f"window/{window}_geometry")
-        return raw if isinstance(raw, QByteArray) and not raw.isEmpty() else None
-
-    def set_geometry(self, data: QByteArray, window: str = "main") -> None:
-        self.set_value(f"window/{window}_geometry", data)
-
-    def window_state(self, window: str = "main") -> QByteArray | None:
-        """The saved dock/toolbar/splitter state of a window (``saveState`` bytes), if any."""
-        raw = self._qs.value(f"window/{window}_state")
-        return raw if isinstance(raw, QByteArray) and not raw.isEmpty() else None
-
-    def set_window_state(self, data: QByteArray, window: str = "main") -> None:
-        self.set_value(f"window/{window}_state", data)
-
     # ------------------------------------------------------------------ first launch
 
     @property
@@ -154,38 +113,6 @@ class AppSettings:
     @demo_done.setter
     def demo_done(self, done: bool) -> None:
         self.set_value("app/demo_done", bool(done))
-
-    # ------------------------------------------------------------------ games and players
-
-    @property
-    def last_game(self) -> str | None:
-        """The id of the game opened last."""
-        value = self._qs.value("game/last")
-        return str(value) if value else None
-
-    @last_game.setter
-    def last_game(self, game_id: str | None) -> None:
-        if game_id:
-            self.set_value("game/last", game_id)
-        else:
-            self.remove("game/last")
-
-    def default_players(self, game_id: str) -> list[str] | None:
-        """The player specs last used for ``game_id`` (``["human", "sim"]``), or None."""
-        value = self._json(f"players/{game_id}", None)
-        return [str(v) for v in value] if isinstance(value, list) else None
-
-    def set_default_players(self, game_id: str, specs: Sequence[str]) -> None:
-        self._set_json(f"players/{game_id}", list(specs))
-
-    def harness_defaults(self) -> dict[str, Any]:
-        """Default options for model seats (perception, memory, reflection, thinking, temperature,
-        prompt_variant, invalid_policy ...) as last chosen; empty when never set."""
-        value = self._json("harness/defaults", {})
-        return dict(value) if isinstance(value, dict) else {}
-
-    def set_harness_defaults(self, options: Mapping[str, Any]) -> None:
-        self._set_json("harness/defaults", dict(options))
 
     # ------------------------------------------------------------------ providers
 

@@ -147,13 +147,6 @@ class Session:
             raise IndexError(f"the state at step {step_index} was not recorded")
         return state
 
-    @property
-    def final_state_json(self) -> dict[str, Any] | None:
-        try:
-            return self.state_json_at(len(self.steps))
-        except IndexError:
-            return None
-
     def events_for_step(self, k: int) -> list[dict[str, Any]]:
         """Events of decision ``k`` (the one that turns state ``k`` into ``k + 1``), in file order:
         turn start, prompts, model calls, parsing, the decision and the applied action."""

@@ -11,6 +11,9 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pytest  # noqa: E402
 
+# The scripted provider server's fixture, for every test that asks for ``loopback``.
+from tests.loopback import loopback  # noqa: E402, F401
+
 
 def pytest_configure(config: pytest.Config) -> None:
     # A Qt object must be destroyed on the thread that owns it. Python's cyclic garbage collector runs
@@ -34,9 +37,43 @@ def _collect_garbage_on_the_main_thread() -> Iterator[None]:
     gc.collect(generation=2 if _tests_run % 50 == 0 else 1)
 
 
+#: Every environment variable the installed ``openai`` and ``anthropic`` SDKs read to find keys, servers,
+#: accounts, headers, logging or tracing: a developer's own settings must not reach a test (nor a
+#: subprocess a test starts). tests/test_provider_env.py checks the list against the installed SDKs.
+PROVIDER_ENV_VARS: tuple[str, ...] = (
+    # openai: the OpenAI client
+    "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_WEBHOOK_SECRET",
+    "OPENAI_ADMIN_KEY", "OPENAI_CUSTOM_HEADERS", "OPENAI_LOG",
+    # openai: the Azure client
+    "OPENAI_API_TYPE", "OPENAI_API_VERSION", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN",
+    "AZURE_OPENAI_ENDPOINT",
+    # anthropic: the Anthropic client
+    "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS",
+    "ANTHROPIC_LOG", "ANTHROPIC_WEBHOOK_SIGNING_KEY",
+    "ANTHROPIC_OPEN_TELEMETRY", "ANTHROPIC_OPEN_TELEMETRY_PROPAGATION",
+    "ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE", "ANTHROPIC_OPEN_TELEMETRY_TRACES_MAX_CONTENT_BYTES",
+    # anthropic: credential profiles and workload identity federation
+    "ANTHROPIC_CONFIG_DIR", "ANTHROPIC_PROFILE", "ANTHROPIC_IDENTITY_TOKEN", "ANTHROPIC_IDENTITY_TOKEN_FILE",
+    "ANTHROPIC_FEDERATION_RULE_ID", "ANTHROPIC_ORGANIZATION_ID", "ANTHROPIC_SERVICE_ACCOUNT_ID",
+    "ANTHROPIC_WORKSPACE_ID", "ANTHROPIC_SCOPE",
+    # anthropic: environments and work items
+    "ANTHROPIC_ENVIRONMENT_ID", "ANTHROPIC_ENVIRONMENT_KEY", "ANTHROPIC_SESSION_ID", "ANTHROPIC_WORK_ID",
+    "ANTHROPIC_WORK_SECRET",
+    # anthropic: the AWS / Bedrock, Foundry and Google Cloud / Vertex clients
+    "ANTHROPIC_AWS_API_KEY", "ANTHROPIC_AWS_BASE_URL", "ANTHROPIC_AWS_WORKSPACE_ID",
+    "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_BEDROCK_MANTLE_BASE_URL", "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_BEDROCK_BASE_URL", "AWS_REGION", "AWS_DEFAULT_REGION",
+    "ANTHROPIC_FOUNDRY_API_KEY", "ANTHROPIC_FOUNDRY_BASE_URL", "ANTHROPIC_FOUNDRY_RESOURCE",
+    "ANTHROPIC_GOOGLE_CLOUD_BASE_URL", "ANTHROPIC_GOOGLE_CLOUD_LOCATION", "ANTHROPIC_GOOGLE_CLOUD_PROJECT",
+    "ANTHROPIC_GOOGLE_CLOUD_WORKSPACE_ID", "ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_VERTEX_PROJECT_ID",
+    "CLOUD_ML_REGION", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
+)
+
+
 @pytest.fixture(autouse=True)
 def _playtrace_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep every test's sessions and settings out of the real user-data folder."""
+    """Keep every test's sessions and settings out of the real user-data folder, and the developer's
+    provider keys and servers out of every test."""
     monkeypatch.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+    for var in PROVIDER_ENV_VARS:
         monkeypatch.delenv(var, raising=False)

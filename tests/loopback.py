@@ -13,7 +13,7 @@ next behaviour from a queue that the test scripts:
 Routes: ``POST /v1/chat/completions`` (OpenAI), ``POST /v1/messages`` (Anthropic), ``GET /v1/models``
 (both shapes at once). Every request is recorded (method, path, lower-cased headers, JSON body) in
 :attr:`LoopbackServer.requests`, so tests can assert exactly what was sent. Use it through the
-:func:`loopback` fixture: ``from tests.loopback import loopback  # noqa: F401`` in a test module.
+:func:`loopback` fixture, which tests/conftest.py offers to every test.
 """
 
 from __future__ import annotations

@@ -110,10 +110,8 @@ def server() -> Any:
 # -- running the command -------------------------------------------------------------------------------
 
 def _env(server: LoopbackServer, home: Path) -> dict[str, str]:
+    # The autouse fixture of tests/conftest.py has already removed every provider variable.
     env = {k: v for k, v in os.environ.items() if not k.upper().endswith("_PROXY")}
-    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL",
-                "ANTHROPIC_AUTH_TOKEN", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
-        env.pop(var, None)
     env.update(
         OPENAI_API_KEY=OPENAI_KEY,
         ANTHROPIC_API_KEY=ANTHROPIC_KEY,

@@ -1,18 +1,26 @@
 """Packaging metadata and the documented commands agree with each other.
 
 The README's first lines say how to install, run and test PlayTrace; CI (``.ci/run``) must run exactly
-that test command; the console script must exist; the installer recipes must be where the docs say.
+that test command; the console script must exist; the installer recipes must be where the docs say;
+every third-party import is a declared dependency; no folder of the repository can be imported in place
+of an installed module.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.metadata
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
+from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
@@ -82,17 +90,126 @@ def test_ci_script_is_executable_shell() -> None:
 
 
 def test_installer_recipes_exist_and_are_consistent() -> None:
-    spec = (REPO / "packaging" / "pyinstaller" / "playtrace.spec").read_text(encoding="utf-8")
+    spec = (REPO / "installers" / "pyinstaller" / "playtrace.spec").read_text(encoding="utf-8")
     compile(spec, "playtrace.spec", "exec")  # it is Python run by PyInstaller
     assert "exclude_binaries=True" in spec and "COLLECT(" in spec  # onedir
     assert '"assets"' in spec and "PyQt5" in spec and "PyQt6" in spec
-    launcher = REPO / "packaging" / "pyinstaller" / "launch.py"
+    launcher = REPO / "installers" / "pyinstaller" / "launch.py"
     assert "desktop.app" in launcher.read_text(encoding="utf-8") and launcher.name in spec
-    deb = REPO / "packaging" / "linux" / "build_deb.sh"
+    deb = REPO / "installers" / "linux" / "build_deb.sh"
     text = deb.read_text(encoding="utf-8")
     assert text.startswith("#!/bin/sh") and deb.stat().st_mode & 0o111
     assert "dpkg-deb --build" in text
     for lib in ("libxcb-cursor0", "libxkbcommon-x11-0", "libegl1", "libxcb-icccm4", "libxcb-keysyms1"):
         assert lib in text
-    docs = (REPO / "packaging" / "README.md").read_text(encoding="utf-8")
+    docs = (REPO / "installers" / "README.md").read_text(encoding="utf-8")
     assert "playtrace.spec" in docs and "build_deb.sh" in docs
+
+
+# -- dependencies ---------------------------------------------------------------------------------------
+
+#: The packages the distribution installs (pyproject's [tool.setuptools.packages.find]).
+APP_PACKAGES = ("engine", "sessions", "renderers", "desktop")
+#: Folders whose code runs only from a checkout, with the [test] extra installed.
+DEV_FOLDERS = ("tests", "benchmarks")
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """The top-level module names ``path`` imports (absolute imports only, lazy ones included)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _is_local(name: str, path: Path) -> bool:
+    """Whether ``name`` is the repository's own code as seen from ``path`` (a sibling module, a
+    top-level folder, or a toy plug-in distribution of the tests)."""
+    for folder in path.parents:
+        if (folder / name).is_dir() or (folder / f"{name}.py").is_file():
+            return True
+        if folder == REPO:
+            return False
+    return False
+
+
+def _declared(*groups: list[str]) -> set[str]:
+    return {canonicalize_name(Requirement(req).name) for group in groups for req in group}
+
+
+def test_every_third_party_import_is_a_declared_dependency() -> None:
+    project = PYPROJECT["project"]
+    runtime = _declared(project["dependencies"])
+    with_tests = runtime | _declared(project["optional-dependencies"]["test"])
+    distributions = importlib.metadata.packages_distributions()
+    undeclared: list[str] = []
+    for folders, allowed, where in (
+        (APP_PACKAGES, runtime, "[project] dependencies"),
+        (DEV_FOLDERS, with_tests, "the [test] extra"),
+    ):
+        for folder in folders:
+            for path in sorted((REPO / folder).rglob("*.py")):
+                for name in sorted(_top_level_imports(path)):
+                    if name in sys.stdlib_module_names or _is_local(name, path):
+                        continue
+                    dists = {canonicalize_name(d) for d in distributions.get(name, [])}
+                    if not dists & allowed:
+                        who = ", ".join(sorted(dists)) or "not installed"
+                        undeclared.append(f"{path.relative_to(REPO)}: {name} ({who}) is not in {where}")
+    assert not undeclared, "\n".join(undeclared)
+
+
+# -- the repository root on sys.path ------------------------------------------------------------------------
+
+#: The repository's own importable top-level names: the distribution's packages and the test package.
+OWN_TOP_LEVEL = {*APP_PACKAGES, "assets", "tests"}
+
+
+def test_no_top_level_folder_is_named_like_an_installed_module() -> None:
+    # pytest, ``python -m`` and a script run from the checkout put the repository root on sys.path, where
+    # every folder with an identifier's name is importable (a namespace package when it has no
+    # __init__.py). It must not be named like a module of an installed distribution.
+    installed = importlib.metadata.packages_distributions()
+    clashes = sorted(
+        f"{entry.name}/ (installed by {', '.join(installed[entry.name])})"
+        for entry in REPO.iterdir()
+        if entry.is_dir() and entry.name.isidentifier() and entry.name not in OWN_TOP_LEVEL
+        and entry.name in installed
+    )
+    assert not clashes, f"rename these folders: {clashes}"
+
+
+def _python(code: str, *flags: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, *flags, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_the_checkout_offers_no_packaging_module() -> None:
+    # Without site-packages, nothing but the repository could provide ``packaging``: a folder of that
+    # name would be imported as a namespace package, and ``import packaging.version`` would then fail
+    # in a way that hides the missing distribution.
+    code = (
+        f"import importlib.util, sys; sys.path.insert(0, {str(REPO)!r}); "
+        "spec = importlib.util.find_spec('packaging'); "
+        "print(None if spec is None else list(spec.submodule_search_locations or [spec.origin]))"
+    )
+    assert _python(code, "-I", "-S") == "None"
+
+
+def test_pypa_packaging_wins_with_the_repository_first_or_last_on_sys_path() -> None:
+    # What pip, setuptools and pytest plugins import as ``packaging`` is the PyPA distribution, wherever
+    # the repository root stands on sys.path.
+    real = Path(importlib.metadata.distribution("packaging").locate_file("packaging")).resolve()
+    for where in ("sys.path.insert(0, root)", "sys.path.append(root)"):
+        code = (
+            f"import sys; root = {str(REPO)!r}; sys.path[:] = [p for p in sys.path if p not in ('', root)]; "
+            f"{where}; import packaging, packaging.version; print(packaging.__file__)"
+        )
+        imported = Path(_python(code)).resolve()
+        assert imported.parent == real, f"{where}: packaging came from {imported}"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wraps the PyInstaller one-folder build (dist/playtrace/) into a Debian package with dpkg-deb.
 #
-#   packaging/linux/build_deb.sh [VERSION]        (VERSION defaults to pyproject.toml's)
+#   installers/linux/build_deb.sh [VERSION]        (VERSION defaults to pyproject.toml's)
 #
 # Installs the app under /opt/playtrace, the `playtrace` command in /usr/bin and a menu entry.
 # Needs dpkg-deb (Debian/Ubuntu). Writes dist/playtrace_<version>_<arch>.deb.
@@ -14,7 +14,7 @@ arch="$(dpkg --print-architecture)"
 src="${PLAYTRACE_DIST:-dist/playtrace}"
 out="${PLAYTRACE_DEB_DIR:-dist}"
 if [ ! -x "$src/playtrace" ]; then
-    echo "build_deb: $src/playtrace not found; build it first: pyinstaller packaging/pyinstaller/playtrace.spec" >&2
+    echo "build_deb: $src/playtrace not found; build it first: pyinstaller installers/pyinstaller/playtrace.spec" >&2
     exit 1
 fi
 
