@@ -47,7 +47,9 @@ class ConformanceError(AssertionError):
         self.game_id = game_id
         self.problems = problems
         listed = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"{game_id} does not conform to the game contract ({len(problems)} problem(s)):\n{listed}")
+        super().__init__(
+            f"{game_id} does not conform to the game contract ({len(problems)} problem(s)):\n{listed}"
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -161,8 +163,10 @@ class _Checker:
             for other, words in secrets.items():
                 leaked = sorted(w for w in words if other != seat and _has_word(seen, w))
                 if leaked:
-                    self.fail(f"step {state.step}: seat {seat}'s observation reveals seat {other}'s "
-                              f"secret {', '.join(leaked)}")
+                    self.fail(
+                        f"step {state.step}: seat {seat}'s observation reveals seat {other}'s "
+                        f"secret {', '.join(leaked)}"
+                    )
 
     def moves(self, game: Game, state: State, rng: random.Random) -> State:
         """Check the actions of ``state``; return the state after a random legal joint action."""
@@ -193,7 +197,9 @@ class _Checker:
         return state.apply(choice if game.simultaneous else choice[seats[0]])
 
     @staticmethod
-    def joint(game: Game, state: State, legal: Mapping[Seat, list[Action]], seat: Seat, action: Action) -> Any:
+    def joint(
+        game: Game, state: State, legal: Mapping[Seat, list[Action]], seat: Seat, action: Action
+    ) -> Any:
         if not game.simultaneous:
             return action
         return {s: (action if s == seat else legal[s][0]) for s in state.to_act}
@@ -204,8 +210,10 @@ class _Checker:
         except (IllegalActionError, InvalidActionError):
             return
         except Exception as exc:
-            self.fail(f"step {state.step}: {what} raised {type(exc).__name__}, not IllegalActionError "
-                      "or InvalidActionError")
+            self.fail(
+                f"step {state.step}: {what} raised {type(exc).__name__}, not IllegalActionError "
+                "or InvalidActionError"
+            )
             return
         self.fail(f"step {state.step}: {what} was accepted")
 
@@ -248,7 +256,9 @@ class _Checker:
             self.fail("the same seed and actions gave different states (not deterministic)")
         speed = self.speed(game)
         if speed < MIN_STEPS_PER_SECOND:
-            self.fail(f"random play runs at {speed:.0f} steps/s, under the floor of {MIN_STEPS_PER_SECOND:.0f}")
+            self.fail(
+                f"random play runs at {speed:.0f} steps/s, under the floor of {MIN_STEPS_PER_SECOND:.0f}"
+            )
         if self.problems:
             raise ConformanceError(self.game_id, self.problems)
         return Report(self.game_id, self.episodes, self.states_seen, speed)

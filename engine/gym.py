@@ -155,12 +155,16 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
                 if decision.action is None:
                     raise RuntimeError(f"the {self.opponent} opponent in seat {seat} gave up")
                 joint[seat] = decision.action
-            move: Action | dict[Seat, Action] = joint if self.game.simultaneous else next(iter(joint.values()))
+            move: Action | dict[Seat, Action] = (
+                joint if self.game.simultaneous else next(iter(joint.values()))
+            )
             self.state = self.state.apply(move)
             if self.agent_seat in joint:
                 agent_action = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         # The game's own seed comes from the env's generator, so reset(seed=s) fixes the whole episode.
         game_seed = int(self.np_random.integers(0, 2**31 - 1))

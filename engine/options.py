@@ -137,7 +137,9 @@ class Option:
         return data
 
 
-def validate(schema: Sequence[Option], given: Mapping[str, Any], *, game: str = "this game") -> dict[str, Any]:
+def validate(
+    schema: Sequence[Option], given: Mapping[str, Any], *, game: str = "this game"
+) -> dict[str, Any]:
     """Every option of ``schema`` with its value: the given ones checked, the others defaulted.
 
     Raises:
@@ -151,7 +153,9 @@ def validate(schema: Sequence[Option], given: Mapping[str, Any], *, game: str = 
     return {name: (o.check(given[name]) if name in given else o.default) for name, o in known.items()}
 
 
-def parse_assignments(schema: Sequence[Option], assignments: Iterable[str], *, game: str = "this game") -> dict[str, Any]:
+def parse_assignments(
+    schema: Sequence[Option], assignments: Iterable[str], *, game: str = "this game"
+) -> dict[str, Any]:
     """Read ``["size=3", "start=lvlm"]`` against ``schema`` into typed values.
 
     Raises:

@@ -87,7 +87,9 @@ def _check_declaration(game_id: str, cls: Any) -> list[str]:
     if not seats:
         problems.append("it declares no seats")
     if cls.default_opponent not in ("random", *cls.bots):
-        problems.append(f"its default opponent {cls.default_opponent!r} is neither 'random' nor one of its bots")
+        problems.append(
+            f"its default opponent {cls.default_opponent!r} is neither 'random' nor one of its bots"
+        )
     if cls.tick_s is not None and (cls.tick_s <= 0 or cls.default_action is None):
         problems.append("a real-time game needs a positive tick_s and a default_action")
     if cls.__abstractmethods__:
@@ -112,7 +114,9 @@ def _load_entry(ep: metadata.EntryPoint, distribution: str) -> GameEntry:
         missing = getattr(exc, "name", None) or str(exc)
         return GameEntry(game_id, ep.value, distribution, None, f"cannot be imported: {missing} is missing")
     except Exception as exc:  # a broken plug-in must not hide the other games
-        return GameEntry(game_id, ep.value, distribution, None, f"cannot be loaded: {type(exc).__name__}: {exc}")
+        return GameEntry(
+            game_id, ep.value, distribution, None, f"cannot be loaded: {type(exc).__name__}: {exc}"
+        )
     problems = _check_declaration(game_id, cls)
     if problems:
         return GameEntry(game_id, ep.value, distribution, None, "; ".join(problems))
@@ -135,7 +139,9 @@ def _discover() -> dict[str, GameEntry]:
                 if found[ep.name].value == ep.value:
                     continue  # the same distribution seen twice on sys.path
                 first = found[ep.name]
-                problem = f"registered twice: by {first.distribution} ({first.value}) and by {dist} ({ep.value})"
+                problem = (
+                    f"registered twice: by {first.distribution} ({first.value}) and by {dist} ({ep.value})"
+                )
                 found[ep.name] = dataclasses.replace(first, cls=None, problem=problem)
                 continue
             found[ep.name] = _load_entry(ep, dist)

@@ -103,5 +103,7 @@ def get(game_id: str) -> Renderer:
     except RendererNotFoundError:
         return fallback()
     except Exception as exc:  # a broken plug-in renderer must not take the app down
-        log.warning("the renderer of %s could not be loaded (%s); drawing its text view instead", game_id, exc)
+        log.warning(
+            "the renderer of %s could not be loaded (%s); drawing its text view instead", game_id, exc
+        )
         return fallback()

@@ -43,7 +43,9 @@ def test_playtrace_games_lists_the_toys_and_the_unavailable_one(tmp_path: Path) 
     ("game_id", "players"),
     [("highcard", ["sim", "random"]), ("triple", ["sim", "random", "random"]), ("dodge", ["sim"])],
 )
-def test_toys_play_headless_with_random_and_sim_and_replay(tmp_path: Path, game_id: str, players: list[str]) -> None:
+def test_toys_play_headless_with_random_and_sim_and_replay(
+    tmp_path: Path, game_id: str, players: list[str]
+) -> None:
     out = tmp_path / "runs"
     args = ["run", game_id, "--episodes", "2", "--seed", "3", "--out", str(out)]
     for spec in players:
@@ -58,7 +60,6 @@ def test_toys_play_headless_with_random_and_sim_and_replay(tmp_path: Path, game_
     assert shown["game"] == game_id and shown["steps"] > 0
     # Replaying rebuilds every recorded state from the session alone.
     from sessions import load_session
-
     from tests.toys import installed
 
     with installed():

@@ -49,7 +49,9 @@ class SearchTreeBot(SearchBot):
     def __init__(self, game: Game, seed: int | None = None, *, depth: int | None = None) -> None:
         super().__init__(game, seed)
         if game.simultaneous or not game.perfect_information:
-            raise ValueError(f"{game.title} is not a turn-based game of perfect information; it needs its own bot")
+            raise ValueError(
+                f"{game.title} is not a turn-based game of perfect information; it needs its own bot"
+            )
         if depth is not None:
             self.depth = depth
         if self.depth < 1:
@@ -88,7 +90,9 @@ class SearchTreeBot(SearchBot):
             outlook = f"value {value:.3g}"
         return f"{action}: {outlook} (depth {self.depth}, {self.nodes} positions)"
 
-    def _chance(self, state: State, action: Action, seat: Seat, depth: int, alpha: float, beta: float) -> float:
+    def _chance(
+        self, state: State, action: Action, seat: Seat, depth: int, alpha: float, beta: float
+    ) -> float:
         outcomes = state.outcomes(action)
         if len(outcomes) == 1:
             return self._value(outcomes[0][1], seat, depth, alpha, beta)

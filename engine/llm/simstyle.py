@@ -88,7 +88,9 @@ class SimBehaviour:
         values: dict[Action, float] = {}
         for action in ctx.state.legal_actions(ctx.seat):
             try:
-                move: Action | Mapping[Seat, Action] = {ctx.seat: action} if self.game.simultaneous else action
+                move: Action | Mapping[Seat, Action] = (
+                    {ctx.seat: action} if self.game.simultaneous else action
+                )
                 after = ctx.state.apply(move)
                 values[action] = float(after.scores[ctx.seat] - ctx.state.scores[ctx.seat])
             except Exception:  # a view that cannot be played forward (hidden information): no preference
@@ -132,7 +134,9 @@ class SimBehaviour:
         return answers
 
     @staticmethod
-    def perturb(truth: list[str], candidates: Sequence[str], rng: random.Random, wrong_rate: float) -> list[str]:
+    def perturb(
+        truth: list[str], candidates: Sequence[str], rng: random.Random, wrong_rate: float
+    ) -> list[str]:
         """``truth``, or (at ``wrong_rate``) one item missed or one item seen that is not there."""
         if rng.random() >= wrong_rate:
             return list(truth)

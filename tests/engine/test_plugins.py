@@ -46,9 +46,20 @@ def run(match: Match) -> Any:
 
 def test_no_file_of_playtrace_names_the_toys() -> None:
     """Adding the toys touched nothing of PlayTrace: no source or project file names them."""
-    sources = [ROOT / "pyproject.toml", *(p for d in ("engine", "desktop", "renderers", "sessions", "assets")
-                                          for p in (ROOT / d).rglob("*") if p.suffix in (".py", ".md", ".toml"))]
-    named = [str(p.relative_to(ROOT)) for p in sources if re.search(r"highcard|playtrace_toys", p.read_text("utf-8"))]
+    sources = [
+        ROOT / "pyproject.toml",
+        *(
+            p
+            for d in ("engine", "desktop", "renderers", "sessions", "assets")
+            for p in (ROOT / d).rglob("*")
+            if p.suffix in (".py", ".md", ".toml")
+        ),
+    ]
+    named = [
+        str(p.relative_to(ROOT))
+        for p in sources
+        if re.search(r"highcard|playtrace_toys", p.read_text("utf-8"))
+    ]
     assert named == []
 
 
@@ -65,7 +76,9 @@ def test_a_game_whose_dependency_is_missing_is_listed_with_its_install_command(t
     assert not entry.available and "playtrace_toys_missing_engine" in entry.problem
     assert entry.install == "pip install 'playtrace-toys[fancy]'"
     assert "needsdep" not in engine.list_games()
-    with pytest.raises(engine.GameUnavailableError, match=r"install it with: pip install 'playtrace-toys\[fancy\]'"):
+    with pytest.raises(
+        engine.GameUnavailableError, match=r"install it with: pip install 'playtrace-toys\[fancy\]'"
+    ):
         engine.make("needsdep")
 
 
@@ -134,8 +147,10 @@ def test_no_seat_receives_another_seats_card(toys: None) -> None:
 
     game = engine.make("highcard")
     for seed in range(12):
-        spies = [Spy(make_player("sim", game, seed=seed, latency=0, perception="both")),
-                 Spy(make_player("cardsense", game, seed=seed))]
+        spies = [
+            Spy(make_player("sim", game, seed=seed, latency=0, perception="both")),
+            Spy(make_player("cardsense", game, seed=seed)),
+        ]
         fallback = renderers.fallback()
         match = Match(game, spies, seed=seed, render=lambda s, grid_labels=True: fallback.png(s, 96, 96))
         events: list[Event] = []
@@ -164,7 +179,9 @@ def test_no_seat_receives_another_seats_card(toys: None) -> None:
 
 def test_three_seats_play_simultaneously(toys: None) -> None:
     game = engine.make("triple")
-    match = Match(game, [RandomPlayer(1), RandomPlayer(2), make_player("sim", game, seed=3, latency=0)], seed=1)
+    match = Match(
+        game, [RandomPlayer(1), RandomPlayer(2), make_player("sim", game, seed=3, latency=0)], seed=1
+    )
     events: list[Event] = []
     match.subscribe(events.append)
     result = run(match)
@@ -228,7 +245,9 @@ def test_a_silent_human_plays_the_default_action_at_each_tick(toys: None) -> Non
     result = run(match)
     decisions = [e for e in events if e.type == ev.DECISION]
     assert result.steps == len(decisions) and decisions
-    assert all(d.data["source"] == DEFAULT and d.data["action"] == "stay" and d.data["timed_out"] for d in decisions)
+    assert all(
+        d.data["source"] == DEFAULT and d.data["action"] == "stay" and d.data["timed_out"] for d in decisions
+    )
 
 
 def test_a_human_who_answers_in_time_plays_their_move(toys: None) -> None:
@@ -257,8 +276,9 @@ def test_models_play_turn_by_turn_unless_given_a_deadline(toys: None) -> None:
     run(patient)
     assert all(e.data["source"] == "model" for e in events if e.type == ev.DECISION)
 
-    rushed = Match(game, [make_player("sim", game, seed=1, latency=0.05, reflection=False)], seed=1,
-                   deadline_s=0.01)
+    rushed = Match(
+        game, [make_player("sim", game, seed=1, latency=0.05, reflection=False)], seed=1, deadline_s=0.01
+    )
     events.clear()
     rushed.subscribe(events.append)
     run(rushed)

@@ -34,7 +34,9 @@ def test_full_depth_search_agrees_with_perfect_tictactoe_play() -> None:
 def test_it_never_loses_to_random_play_and_draws_with_minimax() -> None:
     game = engine.make("tictactoe")
     for seed in range(4):
-        match = Match(game, [SearchTreeBot(game, seed, depth=9), make_player("random", game, seed=seed)], seed=seed)
+        match = Match(
+            game, [SearchTreeBot(game, seed, depth=9), make_player("random", game, seed=seed)], seed=seed
+        )
         assert asyncio.run(match.run()).winner in (0, None)
     match = Match(game, [make_player("minimax", game, seed=1), SearchTreeBot(game, 1, depth=9)], seed=1)
     assert asyncio.run(match.run()).winner is None

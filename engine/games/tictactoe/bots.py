@@ -12,7 +12,7 @@ import functools
 from collections.abc import Mapping
 
 from engine.bots.base import SearchBot
-from engine.core import Action, Game
+from engine.core import Action
 from engine.games.tictactoe.rules import ACTIONS, MARKS, TicTacToeState, line_winner, winning_moves
 from engine.players import Observation
 
@@ -24,7 +24,7 @@ def _towards_zero(value: int) -> int:
     return value - 1 if value > 0 else value + 1 if value < 0 else 0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def position_value(cells: tuple[str, ...]) -> int:
     """The value of a position for the player to move, under perfect play by both sides."""
     if line_winner(cells) is not None:

@@ -119,8 +119,14 @@ class Dodge(Game):
         Option("length", int, 40, "Ticks in a game", minimum=5, maximum=500),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
-    keymap: ClassVar[Mapping[str, Action]] = {"left": "left", "right": "right", "down": "stay", "a": "left",
-                                               "d": "right", "s": "stay"}
+    keymap: ClassVar[Mapping[str, Action]] = {
+        "left": "left",
+        "right": "right",
+        "down": "stay",
+        "a": "left",
+        "d": "right",
+        "s": "stay",
+    }
     controls: ClassVar[str] = "Left / right arrows (or A / D) move; the runner stays put when you wait"
 
     def __init__(self, **options: Any) -> None:
@@ -132,7 +138,13 @@ class Dodge(Game):
     def state_from_json(self, data: JsonDict) -> DodgeState:
         try:
             rocks = tuple((int(r), int(c)) for r, c in data["rocks"])
-            return DodgeState(rocks=rocks, lane=int(data["lane"]), tick=int(data["tick"]), seed=int(data["seed"]),
-                              length=int(data["length"]), hit=bool(data["hit"]))
+            return DodgeState(
+                rocks=rocks,
+                lane=int(data["lane"]),
+                tick=int(data["tick"]),
+                seed=int(data["seed"]),
+                length=int(data["length"]),
+                hit=bool(data["hit"]),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"not a dodge state: {exc}") from None

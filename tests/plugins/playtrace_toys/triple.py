@@ -77,13 +77,21 @@ class TripleState(State):
         return leaders[0] if len(leaders) == 1 else None
 
     def text(self, seat: Seat | None = None) -> str:
-        lines = [f"Round {min(self.round + 1, ROUNDS)} of {ROUNDS}", "Points: " + " ".join(map(str, self.points))]
+        lines = [
+            f"Round {min(self.round + 1, ROUNDS)} of {ROUNDS}",
+            "Points: " + " ".join(map(str, self.points)),
+        ]
         if self.last:
             lines.append("Last picks: " + " ".join(self.last))
         return "\n".join(lines)
 
     def to_json(self) -> JsonDict:
-        return {"game": self.game_id, "points": list(self.points), "round": self.round, "last": list(self.last)}
+        return {
+            "game": self.game_id,
+            "points": list(self.points),
+            "round": self.round,
+            "last": list(self.last),
+        }
 
 
 class Triple(Game):
