@@ -1,7 +1,8 @@
 """Wiring shared by the app and the command line: a match, its players, its renderer and its session.
 
 Both front ends build episodes here so that a game played in the window and a game run in batch are
-recorded identically.
+recorded identically: :func:`start_episode` for one match, :func:`session_recorder` for the episodes of
+an :mod:`engine.batch` run.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine import batch
 from engine.core import Game, State
+from engine.events import Event
 from engine.match import Match, MatchResult, Pacer, Review
 from engine.players import Player, StepRecord
-from engine.roster import is_model_spec, make_player
 from sessions import SessionWriter
 
 
@@ -69,18 +71,9 @@ class Episode:
 def build_players(
     game: Game, specs: Sequence[str], *, seed: int | None, model_options: Mapping[str, Any] | None = None
 ) -> list[Player]:
-    """Players for every seat; a single spec fills every seat of a multi-seat game."""
-    specs = list(specs) or ["random"]
-    if len(specs) == 1 and game.num_seats > 1:
-        specs = specs * game.num_seats
-    if len(specs) != game.num_seats:
-        raise ValueError(f"{game.title} has {game.num_seats} seat(s); got {len(specs)} --player values")
-    players: list[Player] = []
-    for seat, spec in enumerate(specs):
-        seat_seed = None if seed is None else seed * 1009 + seat
-        opts = dict(model_options or {}) if is_model_spec(spec) else {}
-        players.append(make_player(spec, game, seed=seat_seed, **opts))
-    return players
+    """Players for every seat; a single spec fills every seat of a multi-seat game
+    (:func:`engine.batch.build_players`, so the app seats players exactly as a batch does)."""
+    return batch.build_players(game, specs, seed=seed, model_options=model_options)
 
 
 def start_episode(
@@ -121,3 +114,39 @@ def start_episode(
     # A fork's origin reaches the manifest through the match's session_started event.
     writer = SessionWriter.for_match(root, match, title=title)
     return Episode(game, match, writer, [p.spec for p in seated])
+
+
+class SessionRecorder:
+    """Records one batch episode into a session folder: an :class:`engine.batch.Recorder` backed by
+    a :class:`sessions.SessionWriter`."""
+
+    def __init__(self, writer: SessionWriter) -> None:
+        self.writer = writer
+
+    @property
+    def path(self) -> Path:
+        """The session folder."""
+        return self.writer.path
+
+    def listener(self, event: Event) -> None:
+        """Append ``event`` to the session (``model_delta`` events are live-only and skipped)."""
+        self.writer.append(event)
+
+    def close(self, status: str) -> None:
+        """Write the final status into the manifest and close the session."""
+        self.writer.close(status=status)
+
+
+def session_recorder(
+    root: Path, *, title: str | None = None, extra: Mapping[str, Any] | None = None
+) -> batch.RecordFactory:
+    """A recorder factory for :class:`engine.batch.BatchRunner`: every episode becomes a session folder
+    in ``root``, recorded exactly as :func:`start_episode` records one."""
+
+    def record(match: Match) -> SessionRecorder:
+        writer = SessionWriter.for_match(
+            root, match, title=title, extra=dict(extra) if extra else None, subscribe=False
+        )
+        return SessionRecorder(writer)
+
+    return record

@@ -19,8 +19,8 @@ import pytest
 
 import engine
 import sessions
-from desktop import cli
-from tests.loopback import Answer, LoopbackServer, loopback  # noqa: F401  (fixture)
+from desktop import cli, cli_models, cli_run
+from tests.loopback import Answer, LoopbackServer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,8 @@ def test_run_2048_random_three_episodes(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_run_tictactoe_minimax_vs_random_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(
-        capsys, "run", "tictactoe", "-p", "minimax", "-p", "random", "-n", "4", "--out", str(tmp_path), "--json"
+        capsys, "run", "tictactoe", "-p", "minimax", "-p", "random", "-n", "4", "--out", str(tmp_path),
+        "--json",
     )
     assert code == 0, err
     report = json.loads(out)
@@ -148,7 +149,9 @@ def test_provider_errors_are_reported_not_raised(tmp_path: Path, capsys: pytest.
         assert "503 Service Unavailable" in ep["last_model_error"]
 
 
-def test_sim_api_error_rate_needs_a_simulated_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sim_api_error_rate_needs_a_simulated_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run_cli(capsys, "run", "tictactoe", "-p", "random", "-p", "random",
                            "--sim-api-error-rate", "1", "--out", str(tmp_path))
     assert code == 2 and "simulated model" in err
@@ -184,7 +187,9 @@ def ttt_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return folder
 
 
-def test_show_json_has_required_keys_and_winner(ttt_session: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_json_has_required_keys_and_winner(
+    ttt_session: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run_cli(capsys, "show", str(ttt_session), "--json")
     assert code == 0, err
     report = json.loads(out)
@@ -202,7 +207,9 @@ def test_show_human_form(ttt_session: Path, capsys: pytest.CaptureFixture[str]) 
     assert "tictactoe" in out and "Minimax" in out and "completed" in out and "seed      3" in out
 
 
-def test_show_torn_session_warns_and_still_shows(ttt_session: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_torn_session_warns_and_still_shows(
+    ttt_session: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     events = ttt_session / "events.jsonl"
     data = events.read_bytes()
     events.write_bytes(data[: len(data) - 15])  # a crash in the middle of writing the last line
@@ -214,7 +221,9 @@ def test_show_torn_session_warns_and_still_shows(ttt_session: Path, capsys: pyte
     assert code == 0 and json.loads(out)["warnings"]
 
 
-def test_show_killed_session_reports_unfinished(ttt_session: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_killed_session_reports_unfinished(
+    ttt_session: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     manifest = json.loads((ttt_session / "manifest.json").read_text())
     manifest["status"] = "running"
     (ttt_session / "manifest.json").write_text(json.dumps(manifest))
@@ -264,7 +273,9 @@ def test_games_lists_ids_seats_and_bots(capsys: pytest.CaptureFixture[str]) -> N
     assert "--option size=" in out and "from 2 to 8" in out
 
 
-def test_check_model_never_prints_a_key(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_model_never_prints_a_key(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, _ = run_cli(capsys, "check-model", "sim")
     assert code == 0 and out.startswith("ok")
     code, out, _ = run_cli(capsys, "check-model", "anthropic:claude-sonnet-4-5")
@@ -381,7 +392,8 @@ def test_sim_server_errors_with_forfeit_policy_end_the_episode(
     assert "Traceback" not in err
     row = next(line for line in out.splitlines() if str(tmp_path) + "/" in line)
     assert "O wins (forfeit)" in row  # who won...
-    assert any(line.lstrip("* ").startswith("#0:") and "503" in line for line in out.splitlines())  # ...and why
+    # ...and why.
+    assert any(line.lstrip("* ").startswith("#0:") and "503" in line for line in out.splitlines())
     (folder,) = session_dirs(tmp_path)
     assert sessions.load_session(folder).status == "forfeit"
 
@@ -441,16 +453,17 @@ def test_spending_cap_on_an_unpriced_model_is_refused(
 
 
 def test_sim_error_rate_needs_the_simulated_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(capsys, "run", "2048", "-p", "random", "--sim-error-rate", "0.5", "--out", str(tmp_path))
+    code, _, err = run_cli(capsys, "run", "2048", "-p", "random", "--sim-error-rate", "0.5",
+                           "--out", str(tmp_path))
     assert code == 2 and "simulated" in err
 
 
 def test_batch_budget_stops_the_batch(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = cli._model_options
+    real = cli_run._model_options
     # Give the simulated model a (steep) price so that the batch spends money.
-    monkeypatch.setattr(cli, "_model_options", lambda args: {
+    monkeypatch.setattr(cli_run, "_model_options", lambda args: {
         **real(args), "prices": {"input_per_mtok": 1000.0, "output_per_mtok": 1000.0}})
     code, out, err = run_cli(capsys, "run", "2048", "-p", "sim", "-n", "6", "-j", "2", "--max-steps", "50",
                              "--no-reflection", "--batch-budget", "0.5", "--json", "--out", str(tmp_path))
@@ -472,11 +485,12 @@ def test_dry_run_prints_plan_and_cost_estimate_without_playing(
     code, _, err = run_cli(capsys, "run", "2048", "-p", "openai:gpt-4o-mini", "--out", str(tmp_path))
     assert code == 2 and "OPENAI_API_KEY" in err  # no key: refused before any session exists
     monkeypatch.setenv("OPENAI_API_KEY", secret)
-    code, out, err = run_cli(capsys, "run", "2048", "-p", "openai:gpt-4o-mini", "-n", "10", "--max-steps", "50",
-                             "--dry-run", "--out", str(tmp_path))
+    code, out, err = run_cli(capsys, "run", "2048", "-p", "openai:gpt-4o-mini", "-n", "10",
+                             "--max-steps", "50", "--dry-run", "--out", str(tmp_path))
     assert code == 0, err
     assert "would play 10 episode(s) of 2048" in out
-    estimate = next(line for line in err.splitlines() if line.startswith("cost estimate for openai:gpt-4o-mini"))
+    estimate = next(line for line in err.splitlines()
+                    if line.startswith("cost estimate for openai:gpt-4o-mini"))
     assert "$" in estimate and "500 model steps" in estimate  # 10 episodes x 50 steps
     assert secret not in out + err
     assert not tmp_path.exists() or not any(tmp_path.iterdir())
@@ -497,7 +511,7 @@ def test_check_model_understands_local_specs_as_run_does(
         probed.append((base_url, name))
         return True, "fine"
 
-    monkeypatch.setattr(cli, "_probe_server", probe)
+    monkeypatch.setattr(cli_models, "_probe_server", probe)
     code, out, err = run_cli(capsys, "check-model", spec)
     assert code == 0, err
     assert probed == [(url, model)]
@@ -529,9 +543,11 @@ def test_run_and_check_a_local_openai_compatible_server(
     assert code == 0 and out.startswith("ok") and "loop-model" in out
     code, out, _ = run_cli(capsys, "check-model", "local:absent-model", "--base-url", base)
     assert code == 1 and "does not serve" in out
-    loopback.default = Answer(content="thought: keep the corner.\nmove: left", input_tokens=40, output_tokens=9)
-    code, out, err = run_cli(capsys, "run", "2048", "-p", f"local:loop-model@{base}", "-n", "1", "--max-steps", "3",
-                             "--no-reflection", "--memory", "0", "--out", str(tmp_path), "--json")
+    loopback.default = Answer(content="thought: keep the corner.\nmove: left", input_tokens=40,
+                              output_tokens=9)
+    code, out, err = run_cli(capsys, "run", "2048", "-p", f"local:loop-model@{base}", "-n", "1",
+                             "--max-steps", "3", "--no-reflection", "--memory", "0", "--out", str(tmp_path),
+                             "--json")
     assert code == 0, err
     report = json.loads(out)
     assert report["episodes"][0]["steps"] == 3
