@@ -3,11 +3,14 @@
 The same renderer draws the screen and the image a vision model receives, so what the person sees is
 what the model gets. The board only *requests* actions (``sig_action_requested``); the controller
 decides whether a human is to move and submits the action to the match.
+
+Which state the board may show is decided in one place, :func:`shown_state`: in a live game of
+hidden information where a person sits, the board draws that person's view, never the full state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -26,7 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from desktop import theme
-from engine.core import Game, State
+from engine.core import Game, Seat, State
 
 # Qt keys that have a neutral name in the engine's key maps (letters and digits come from the text).
 _NAMED_KEYS: dict[int, str] = {
@@ -41,6 +44,23 @@ _NAMED_KEYS: dict[int, str] = {
 }
 
 _MARGIN = 10
+
+
+def shown_state(
+    game: Game | type[Game] | None, state: State | None, human_seats: Collection[Seat], live: bool
+) -> State | None:
+    """The state the board may draw: what the people at the screen are allowed to see.
+
+    In a live game without perfect information (:attr:`Game.perfect_information` is ``False``) where
+    at least one seat is a person, the board shows :meth:`State.observe` of a human seat: the first
+    human seat to act now, else the first human seat. Everything else (games of perfect information,
+    games watched with no person seated, replays of finished sessions) shows the full state.
+    """
+    if state is None or game is None or not live or game.perfect_information or not human_seats:
+        return state
+    seats = sorted(human_seats)
+    acting = [s for s in seats if s in state.to_act]
+    return state.observe(acting[0] if acting else seats[0])
 
 
 def key_name(event: QKeyEvent) -> str | None:
@@ -206,7 +226,8 @@ class BoardView(QWidget):
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No game open")
         if self._caption:
             painter.setPen(QColor(theme.MUTED))
-            cap = QRect(0, self.height() - _MARGIN - self._caption_height(), self.width(), self._caption_height())
+            height = self._caption_height()
+            cap = QRect(0, self.height() - _MARGIN - height, self.width(), height)
             painter.drawText(cap, Qt.AlignmentFlag.AlignCenter, self._caption)
         if self.hasFocus():
             # A visible focus ring tells the person that game keys go to the board.

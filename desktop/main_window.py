@@ -10,49 +10,37 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import html
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFrame,
-    QGridLayout,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
+import engine
 from desktop import theme
-from desktop.board_view import BoardView
+from desktop.board_view import BoardView, shown_state
 from desktop.controller import GameSetup, SeatSetup, SessionController
+from desktop.header import HeaderStrip, spend_text
+from desktop.help_dialog import ShortcutOverlay, about_box
+from desktop.menus import build_actions, install_menus
 from desktop.score_plot import ScorePlot
 from desktop.timeline import Timeline
+from desktop.welcome import WelcomeCard
+from desktop.widgets import Banner, card
+from engine.players import HUMAN
 
-#: Shown by the F1 overlay and in Help > Keyboard shortcuts.
-SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ("App", "Ctrl+N", "New game"),
-    ("App", "Ctrl+O", "Open a saved session"),
-    ("App", "Ctrl+E", "Export the session as a zip"),
-    ("App", "F1", "Show or hide this help"),
-    ("Play", "Space", "Run / pause automatic play"),
-    ("Play", "Ctrl+Enter", "Ask the model for one decision"),
-    ("Play", "Esc", "Cancel the model call in flight"),
-    ("Timeline", "← / →  or  [ / ]", "Previous / next step ([ ] also while the board has focus)"),
-    ("Timeline", "Home / End", "First step / back to live"),
-    ("2048", "Arrows or W A S D", "Slide the tiles (the board must have focus)"),
-    ("Tic-tac-toe", "1 – 9 or click", "Play a cell, in reading order"),
-)
+__all__ = ["MainWindow", "demo_setup", "spend_text"]
 
 
 def demo_setup(seed: int | None = None, *, latency: float = 0.03, delay: float = 1.0) -> GameSetup:
@@ -72,292 +60,13 @@ def demo_setup(seed: int | None = None, *, latency: float = 0.03, delay: float =
     )
 
 
-def spend_text(spend: Mapping[str, Any]) -> tuple[str, str]:
-    """The header's cost meter for :meth:`SessionController.spend`, and its tooltip.
-
-    Empty when no seat is a model; "free (simulated)" when every model is the simulated one; otherwise
-    the dollars spent so far and the tokens, with "+ unknown" when some calls have no known price.
-    """
-    if not spend or not spend.get("models"):
-        return "", ""
-    tokens = int(spend.get("tokens") or 0)
-    calls = int(spend.get("calls") or 0)
-    tip = (f"{calls} model call{'s' if calls != 1 else ''}: {int(spend.get('input_tokens') or 0):,} tokens in, "
-           f"{int(spend.get('output_tokens') or 0):,} out (reasoning included)")
-    if spend.get("simulated"):
-        return "free (simulated)", tip
-    usd = float(spend.get("usd") or 0.0)
-    unknown = int(spend.get("unknown") or 0)
-    if unknown and calls and unknown == calls:
-        money = "price unknown"
-    else:
-        money = f"${usd:.4f}" if usd < 0.01 else f"${usd:.2f}"
-        if unknown:
-            money += " + unknown"
-    if unknown:
-        tip += f"; {unknown} call{'s' if unknown != 1 else ''} without a known price (add it to prices.json)"
-    return f"Spent {money} · {_tokens(tokens)} tokens", tip
-
-
-def _tokens(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f}M"
-    if n >= 10_000:
-        return f"{n / 1000:.0f}k"
-    if n >= 1000:
-        return f"{n / 1000:.1f}k"
-    return str(n)
-
-
-def _card(widget: QWidget, margins: int = 6) -> QFrame:
-    frame = QFrame()
-    frame.setObjectName("Card")
-    layout = QVBoxLayout(frame)
-    layout.setContentsMargins(margins, margins, margins, margins)
-    layout.addWidget(widget)
-    return frame
-
-
-class HeaderStrip(QFrame):
-    """Game title, every seat with a kind badge, the seed, the status and the score."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("HeaderStrip")
-        self.title = QLabel("PlayTrace")
-        self.title.setObjectName("HeaderTitle")
-        self.seats_box = QHBoxLayout()
-        self.seats_box.setSpacing(14)
-        self.seed = QLabel("")
-        self.seed.setObjectName("Muted")
-        self.status = QLabel("")
-        self.status.setObjectName("ModePill")
-        self.score = QLabel("")
-        self.score.setStyleSheet(f"font-weight: 600; color: {theme.TEXT};")
-        # The session's model spend so far (the cost meter), updated with every finished call.
-        self.spend = QLabel("")
-        self.spend.setObjectName("SpendMeter")
-        self.spend.setStyleSheet(f"color: {theme.TEXT};")
-        self.spend.setVisible(False)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(14, 8, 14, 8)
-        row.setSpacing(16)
-        row.addWidget(self.title)
-        row.addLayout(self.seats_box)
-        row.addStretch(1)
-        row.addWidget(self.seed)
-        row.addWidget(self.spend)
-        row.addWidget(self.score)
-        row.addWidget(self.status)
-        self._seat_widgets: list[QWidget] = []
-
-    def set_info(self, info: dict[str, Any]) -> None:
-        for widget in self._seat_widgets:
-            widget.deleteLater()
-        self._seat_widgets = []
-        if not info:
-            self.title.setText("PlayTrace")
-            self.set_spend(None)
-            self.seed.setText("")
-            self.status.setVisible(False)
-            self.score.setText("")
-            return
-        self.title.setText(str(info.get("title") or info.get("game") or ""))
-        for player in info.get("players") or []:
-            box = QWidget()
-            lay = QHBoxLayout(box)
-            lay.setContentsMargins(0, 0, 0, 0)
-            lay.setSpacing(6)
-            swatch = QLabel("●")
-            swatch.setStyleSheet(f"color: {theme.SEAT_COLOURS[int(player['seat']) % len(theme.SEAT_COLOURS)]};")
-            name = QLabel(f"{theme.seat_title(int(player['seat']), player.get('seat_name'))}:")
-            name.setObjectName("Muted")
-            label = QLabel(str(player.get("label", "")))
-            badge_kind = str(player.get("badge", "bot"))
-            badge = QLabel({"sim": "SIMULATED", "model": "MODEL", "human": "HUMAN"}.get(badge_kind, "BOT"))
-            badge.setStyleSheet(theme.badge_style(badge_kind))
-            badge.setToolTip(str(player.get("spec", "")))
-            for w in (swatch, name, label, badge):
-                lay.addWidget(w)
-            self.seats_box.addWidget(box)
-            self._seat_widgets.append(box)
-        seed = info.get("seed")
-        fork = info.get("forked_from")
-        parts = [f"seed {seed}" if seed is not None else "no seed"]
-        if isinstance(fork, dict):
-            parts.append(f"forked at step {fork.get('step')}")
-        self.seed.setText(" · ".join(parts))
-        self.set_status(str(info.get("status") or ""), info.get("scores"))
-
-    def set_spend(self, spend: Mapping[str, Any] | None) -> None:
-        """Show the cost meter (hidden when no seat is a model)."""
-        text, tip = spend_text(spend or {})
-        self.spend.setText(text)
-        self.spend.setToolTip(tip)
-        self.spend.setVisible(bool(text))
-
-    def set_status(self, status: str, scores: Any = None) -> None:
-        colours = {
-            "running": ("#e6f4ea", theme.SUCCESS),
-            "paused": (theme.WARNING_BG, theme.WARNING_FG),
-            "completed": ("#eef0f4", "#3d4452"),
-            "error": ("#fde8e8", theme.ERROR_FG),
-            "aborted": ("#fde8e8", theme.ERROR_FG),
-        }
-        bg, fg = colours.get(status, ("#eef0f4", "#3d4452"))
-        self.status.setVisible(bool(status))
-        self.status.setText(status.replace("_", " ").upper())
-        self.status.setStyleSheet(f"QLabel#ModePill {{ background: {bg}; color: {fg}; }}")
-        if isinstance(scores, (list, tuple)) and scores:
-            self.score.setText("Score " + " : ".join(f"{float(s):g}" for s in scores))
-        else:
-            self.score.setText("")
-
-
-class Banner(QFrame):
-    """A dismissible message strip with optional action buttons."""
-
-    def __init__(self, object_name: str = "Banner", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(object_name)
-        self.text = QLabel("")
-        self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.RichText)
-        self._row = QHBoxLayout(self)
-        self._row.setContentsMargins(12, 6, 8, 6)
-        self._row.setSpacing(8)
-        self._row.addWidget(self.text, 1)
-        self.buttons: dict[str, QPushButton] = {}
-        close = QPushButton("Dismiss")
-        close.setFlat(True)
-        close.clicked.connect(self.hide)
-        self._close = close
-        self._row.addWidget(close)
-        self.hide()
-
-    def add_button(self, key: str, text: str, *, primary: bool = False) -> QPushButton:
-        btn = QPushButton(text)
-        if primary:
-            btn.setObjectName("Primary")
-        self._row.insertWidget(self._row.count() - 1, btn)
-        self.buttons[key] = btn
-        return btn
-
-    def show_text(self, html: str) -> None:
-        self.text.setText(html)
-        self.show()
-
-
-class WelcomeCard(QWidget):
-    """The game area when nothing is open: a centred card offering the three ways to begin."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("WelcomeArea")
-        card = QFrame()
-        card.setObjectName("WelcomeCard")
-        card.setStyleSheet(
-            f"QFrame#WelcomeCard {{ background: {theme.PANEL}; border: 1px solid {theme.BORDER}; "
-            "border-radius: 12px; }"
-        )
-        card.setMaximumWidth(420)
-        title = QLabel("Welcome to PlayTrace")
-        title.setObjectName("HeaderTitle")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        text = QLabel("Play a game yourself, let a language model play, or look back at a saved session.")
-        text.setObjectName("Muted")
-        text.setWordWrap(True)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.new_button = QPushButton("New game (Ctrl+N)")
-        self.new_button.setObjectName("Primary")
-        self.open_button = QPushButton("Open session (Ctrl+O)")
-        self.demo_button = QPushButton("Play the demo")
-        self.demo_button.setToolTip("Watch the simulated model play tic-tac-toe (offline, free)")
-        inner = QVBoxLayout(card)
-        inner.setContentsMargins(28, 24, 28, 24)
-        inner.setSpacing(10)
-        inner.addWidget(title)
-        inner.addWidget(text)
-        inner.addSpacing(6)
-        for button in (self.new_button, self.open_button, self.demo_button):
-            button.setMinimumHeight(32)
-            inner.addWidget(button)
-        outer = QVBoxLayout(self)
-        outer.addStretch(1)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(card, 3)
-        row.addStretch(1)
-        outer.addLayout(row)
-        outer.addStretch(1)
-
-
-class ShortcutOverlay(QFrame):
-    """The F1 help: a translucent layer over the window listing every key."""
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("ShortcutOverlay")
-        self.setStyleSheet(
-            "QFrame#ShortcutOverlay { background: rgba(20, 24, 32, 120); }"
-            f"QFrame#OverlayCard {{ background: {theme.PANEL}; border-radius: 12px; border: 1px solid {theme.BORDER}; }}"
-        )
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        card = QFrame(self)
-        card.setObjectName("OverlayCard")
-        grid = QGridLayout(card)
-        grid.setContentsMargins(24, 20, 24, 20)
-        grid.setHorizontalSpacing(18)
-        grid.setVerticalSpacing(8)
-        title = QLabel("Keyboard shortcuts")
-        title.setObjectName("HeaderTitle")
-        grid.addWidget(title, 0, 0, 1, 3)
-        for row, (context, keys, what) in enumerate(SHORTCUTS, start=1):
-            ctx = QLabel(context)
-            ctx.setObjectName("Muted")
-            key = QLabel(keys)
-            key.setStyleSheet(
-                f"font-family: 'DejaVu Sans Mono'; font-weight: 600; color: {theme.ACCENT_DARK};"
-            )
-            grid.addWidget(ctx, row, 0)
-            grid.addWidget(key, row, 1)
-            grid.addWidget(QLabel(what), row, 2)
-        hint = QLabel("Press F1 or Esc, or click anywhere, to close")
-        hint.setObjectName("Muted")
-        grid.addWidget(hint, len(SHORTCUTS) + 1, 0, 1, 3)
-        self.card = card
-        self.hide()
-
-    def toggle(self) -> None:
-        if self.isVisible():
-            self.hide()
-            return
-        parent = self.parentWidget()
-        if parent is not None:
-            self.setGeometry(parent.rect())
-        self.card.adjustSize()
-        self.card.move((self.width() - self.card.width()) // 2, max(20, (self.height() - self.card.height()) // 2))
-        self.raise_()
-        self.show()
-        self.setFocus()
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        self.hide()
-
-    def event(self, event: QEvent) -> bool:
-        # Esc is a window-wide shortcut (cancel the model call); while the help is open it closes it.
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if event.key() in (Qt.Key.Key_Escape, Qt.Key.Key_F1):
-                event.accept()
-                return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        if event.key() in (Qt.Key.Key_Escape, Qt.Key.Key_F1):
-            self.hide()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+def _demo_tip() -> str:
+    """The demo button's tooltip, naming the game the demo plays."""
+    try:
+        title = engine.declaration(demo_setup(seed=1).game_id).title
+    except Exception:  # noqa: BLE001  (a tooltip must never stop the window from opening)
+        return ""
+    return f"Watch the simulated model play {title} (offline, free)"
 
 
 def _make_inspector() -> QWidget:
@@ -418,12 +127,12 @@ class MainWindow(QMainWindow):
         board_layout.addWidget(self.board, 1)
         board_layout.addWidget(self.board_caption)
         # With nothing open the game area shows a welcome card instead of an empty board.
-        self.welcome = WelcomeCard()
+        self.welcome = WelcomeCard(demo_tip=_demo_tip())
         self.game_stack = QStackedWidget()
         self.game_stack.addWidget(board_box)
         self.game_stack.addWidget(self.welcome)
         self._board_box = board_box
-        self.board_card = _card(self.game_stack, 8)
+        self.board_card = card(self.game_stack, 8)
         self.board_card.setMinimumWidth(340)
 
         self.inspector = _make_inspector()
@@ -476,7 +185,8 @@ class MainWindow(QMainWindow):
         # Keep the status text off the window edges (it sat flush against them).
         self.statusBar().setContentsMargins(8, 0, 8, 0)
 
-        self._build_actions()
+        self.acts = build_actions(self)
+        self.toolbar = install_menus(self, self.acts)
         self._wire()
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -487,77 +197,6 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------------------
     # construction
     # ------------------------------------------------------------------------------------------
-
-    def _action(self, text: str, slot: Any, shortcut: str | QKeySequence.StandardKey | None = None,
-                tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        self.act_new = self._action("New game…", self.new_game, "Ctrl+N", "Start a new game")
-        self.act_open = self._action("Open session…", self.open_browser, "Ctrl+O", "Browse saved sessions")
-        self.act_fork = self._action("Fork from this step", self.fork, None,
-                                     "Start a new session from the step shown")
-        self.act_export = self._action("Export session…", self.export_session, "Ctrl+E",
-                                       "Save the session as a zip archive")
-        self.act_quit = self._action("Quit", self.close, "Ctrl+Q")
-        self.act_run = self._action("Run / Pause", self.controller.toggle_run, "Space", "Run or pause")
-        self.act_step = self._action("Step", self.controller.step, None, "Play one step")
-        # Ctrl+Enter and Esc are bound by the model panel (window-wide); the menu items only name them.
-        self.act_ask = self._action("Ask the model\tCtrl+Enter", self.controller.ask, None)
-        self.act_cancel = self._action("Cancel model call\tEsc", self.controller.cancel, None)
-        self.act_take_over = self._action("Take over seat", lambda: self.controller.take_over(), None)
-        self.act_hand_back = self._action("Hand back seat", lambda: self.controller.hand_back(), None)
-        self.act_prev = self._action("Previous step", lambda: self.controller.scrub_by(-1), "[")
-        self.act_next = self._action("Next step", lambda: self.controller.scrub_by(1), "]")
-        self.act_live = self._action("Go to live / last step", self.go_end, None)
-        self.act_first = self._action("First step", lambda: self.controller.scrub(self.controller.base), None)
-        self.act_keys = self._action("Keyboard shortcuts", self.overlay.toggle, "F1")
-        self.act_about = self._action("About PlayTrace", self.about)
-        self.act_demo = self._action("Play the demo", lambda: self.start_demo(), None,
-                                     "Watch the simulated model play (offline, free)")
-        self.act_add_model = self._action("Add a real model…", self.add_real_model, None,
-                                          "Enter an API key or a local server address")
-
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        for act in (self.act_new, self.act_open, None, self.act_fork, self.act_export, None, self.act_quit):
-            file_menu.addSeparator() if act is None else file_menu.addAction(act)
-        play = menu.addMenu("&Play")
-        for act in (self.act_run, self.act_step, None, self.act_ask, self.act_cancel, None,
-                    self.act_take_over, self.act_hand_back):
-            play.addSeparator() if act is None else play.addAction(act)
-        view = menu.addMenu("&View")
-        for act in (self.act_prev, self.act_next, self.act_first, self.act_live):
-            view.addAction(act)
-        models = menu.addMenu("&Models")
-        models.addAction(self.act_add_model)
-        help_menu = menu.addMenu("&Help")
-        help_menu.addAction(self.act_demo)
-        help_menu.addSeparator()
-        help_menu.addAction(self.act_keys)
-        help_menu.addAction(self.act_about)
-
-        bar = QToolBar("Main")
-        bar.setMovable(False)
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for act in (self.act_new, self.act_open, self.act_fork, self.act_export):
-            bar.addAction(act)
-        spacer = QWidget()
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        bar.addWidget(spacer)
-        bar.addAction(self.act_add_model)
-        bar.addAction(self.act_keys)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
-        self.toolbar = bar
 
     def _wire(self) -> None:
         c = self.controller
@@ -631,22 +270,24 @@ class MainWindow(QMainWindow):
         c = self.controller
         self._refresh_timer.stop()
         has_session = c.game is not None
-        for act in (self.act_fork, self.act_export):
+        for act in (self.acts.fork, self.acts.export):
             act.setEnabled(has_session)
         # The demo is about to start (its game is being built): no point flashing the welcome card.
         self.game_stack.setCurrentWidget(
             self._board_box if has_session or self.demo_active else self.welcome
         )
         live = c.live
-        self.act_run.setEnabled(live)
-        self.act_step.setEnabled(live)
-        self.act_take_over.setEnabled(live and bool(c.model_seats()))
-        self.act_hand_back.setEnabled(live and any(c.taken_over(s) for s in c.model_seats()))
+        self.acts.run.setEnabled(live)
+        self.acts.step.setEnabled(live)
+        self.acts.take_over.setEnabled(live and bool(c.model_seats()))
+        self.acts.hand_back.setEnabled(live and any(c.taken_over(s) for s in c.model_seats()))
 
-        # Board
+        # Board: in a live game of hidden information a person sees only their own seat's view.
         state = c.state_at(c.view_step) if has_session else None
         if c.mode == "live" and c.following:
             state = c.current_state()
+        humans = [seat for seat, player in enumerate(c.players()) if player.kind == HUMAN]
+        state = shown_state(c.game, state, humans, c.live)
         legal = c.interactive_legal()
         pending = c.pending
         highlight: list[str] = []
@@ -662,7 +303,7 @@ class MainWindow(QMainWindow):
         self.timeline.step_label.setText(f"Step {c.view_step} / {c.head}")
         self.timeline.set_mode(c.mode if has_session else "idle", following=c.following)
         # A game of people only never waits for the pacer: Step / Run / Pause would do nothing.
-        automatic = any(p.kind != "human" for p in c.players())
+        automatic = any(p.kind != HUMAN for p in c.players())
         finished = c.finished_status is not None or not live or not automatic
         self.timeline.set_transport(running=c.running, can_step=live and not c.running or bool(pending),
                                     finished=finished)
@@ -702,7 +343,8 @@ class MainWindow(QMainWindow):
         if not c.following or c.mode == "replay":
             chosen = self._chosen_at(c.view_step)
             if not chosen:
-                return f"Step {c.view_step} — final position" if c.view_step == c.head else f"Step {c.view_step}"
+                final = " — final position" if c.view_step == c.head else ""
+                return f"Step {c.view_step}{final}"
             moves = ", ".join(f"{c.game.seats[s].name} chose {a}" for s, a in sorted(chosen.items()))
             return f"Step {c.view_step} — {moves} (highlighted)"
         return ""
@@ -734,7 +376,8 @@ class MainWindow(QMainWindow):
             self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)
         scores = c.scores
         if scores:
-            self.plot.set_series([s for s, _ in scores], [[v[i] for _, v in scores] for i in range(len(labels))])
+            series = [[v[i] for _, v in scores] for i in range(len(labels))]
+            self.plot.set_series([s for s, _ in scores], series)
         if hasattr(self.inspector, "set_header"):
             panel_info = dict(info)
             panel_info["game"] = info.get("title") or info.get("game")
@@ -933,14 +576,8 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def about(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle("About PlayTrace")
-        box.setText(
-            "<b>PlayTrace</b><br>Play games with people and language models, and inspect every "
-            "model decision step by step: prompt, reasoning, answer, parsing, verification and cost."
-        )
-        box.setStandardButtons(QMessageBox.StandardButton.Ok)
-        box.open()
+        """Open the About box."""
+        box = about_box(self)
         self._dialogs.append(box)
         box.finished.connect(lambda _r: self._forget(box))
 
@@ -975,7 +612,7 @@ class MainWindow(QMainWindow):
             return
         event.accept()
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
         if self.overlay.isVisible():
             self.overlay.setGeometry(self.centralWidget().rect())

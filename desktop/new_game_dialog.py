@@ -1,4 +1,9 @@
-"""The New game dialog: game, seed, and who sits in each seat (with the model harness options).
+"""The New game dialog: game, its options, seed, and who sits in each seat (with the harness options).
+
+Everything about a game comes from its declaration: the list of games is :func:`engine.entries` (the
+ones that cannot be played here are shown disabled, with the command that installs them), the
+game's options are one field each from :attr:`~engine.core.Game.options_schema`, and the players
+offered are people, the game's bots, the simulated model and real models.
 
 It is opened with ``open()`` (never ``exec()`` inside a coroutine: qasync cannot nest a task in a
 modal loop) and reports the choice through ``sig_start_requested(GameSetup)``.
@@ -12,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QDoubleValidator
+from PySide6.QtGui import QDoubleValidator, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +39,10 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import theme
 from desktop.controller import GameSetup, SeatSetup
+from desktop.option_fields import OptionsBox
+from engine.agent.prompts import variants
+from engine.core import Game
+from engine.options import OptionError
 from engine.roster import bots_for
 
 SIM = "sim"
@@ -62,13 +71,13 @@ def decisions_per_episode(game_id: str, max_steps: int | None, seats: int | None
     """About how many decisions one seat makes in a game: the step limit (the dialog's, else the
     game's ``max_episode_steps``, else 100), divided among the seats of a turn-based game."""
     try:
-        game = engine.make(game_id)
+        cls = engine.declaration(game_id)
     except Exception:  # noqa: BLE001  (an estimate is advice; an unknown game just uses the default)
         return max_steps or EST_STEPS_PER_EPISODE
-    limit = getattr(type(game), "max_episode_steps", None)
+    limit = cls.max_episode_steps
     steps = max_steps or (int(limit) if limit else EST_STEPS_PER_EPISODE)
-    n = seats if seats is not None else int(game.num_seats)
-    if getattr(type(game), "simultaneous", False) or n <= 1:
+    n = seats if seats is not None else len(cls.seats)
+    if cls.simultaneous or n <= 1:
         return steps
     return math.ceil(steps / n)
 
@@ -147,13 +156,10 @@ def _usd_field(placeholder: str) -> QLineEdit:
 
 def prompt_variants(game_id: str) -> list[str]:
     """Prompt template variants shipped for a game (``default`` first)."""
-    import assets
-
     try:
-        names = sorted(p.stem for p in assets.path("prompts", game_id).glob("*.md"))
-    except (OSError, ValueError):
-        names = []
-    return ["default", *[n for n in names if n != "default"]]
+        return variants(engine.declaration(game_id))
+    except Exception:  # noqa: BLE001  (a missing template folder leaves the generic default)
+        return ["default"]
 
 
 class SeatEditor(QGroupBox):
@@ -231,9 +237,13 @@ class SeatEditor(QGroupBox):
         # Per-session spending caps (empty = none): the harness warns at the first and forfeits at
         # the second; only paid providers spend anything.
         self.budget_soft = _usd_field("none")
-        self.budget_soft.setToolTip("Warn when this seat has spent this much in the session (empty = no warning)")
+        self.budget_soft.setToolTip(
+            "Warn when this seat has spent this much in the session (empty = no warning)"
+        )
         self.budget_hard = _usd_field("none")
-        self.budget_hard.setToolTip("Stop this seat (it forfeits) when it has spent this much (empty = no cap)")
+        self.budget_hard.setToolTip(
+            "Stop this seat (it forfeits) when it has spent this much (empty = no cap)"
+        )
         self.timeout = QSpinBox()
         self.timeout.setRange(5, 900)
         self.timeout.setValue(60)
@@ -406,7 +416,8 @@ class SeatEditor(QGroupBox):
         if self.player.currentData() == MODEL:
             opts["timeout_s"] = float(self.timeout.value())
             if self.provider.currentData() in PAID_PROVIDERS:
-                for key, field in (("budget_soft_usd", self.budget_soft), ("budget_hard_usd", self.budget_hard)):
+                caps = (("budget_soft_usd", self.budget_soft), ("budget_hard_usd", self.budget_hard))
+                for key, field in caps:
                     value = _usd_or_none(field.text())
                     if value is not None:
                         opts[key] = value
@@ -417,7 +428,7 @@ class SeatEditor(QGroupBox):
 
 
 class NewGameDialog(QDialog):
-    """Choose a game, a seed and the players; emits ``sig_start_requested(GameSetup)`` on Start."""
+    """Choose a game, its options, a seed and the players; emits ``sig_start_requested(GameSetup)``."""
 
     sig_start_requested = Signal(object)
 
@@ -425,12 +436,15 @@ class NewGameDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setMinimumSize(620, 560)
-        self.resize(660, 680)
+        self.resize(660, 720)
         self.seat_editors: list[SeatEditor] = []
 
         self.game = QComboBox()
-        for game_id in engine.list_games():
-            self.game.addItem(engine.spec(game_id).title, game_id)
+        self._fill_games()
+        self.description = QLabel("")
+        self.description.setObjectName("Muted")
+        self.description.setWordWrap(True)
+        self.options_box = OptionsBox()
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_147_483_647)
         self.seed.setValue(random.randrange(1, 1_000_000))
@@ -441,10 +455,17 @@ class NewGameDialog(QDialog):
         self.max_steps.setSpecialValueText("no limit")
         self.max_steps.setValue(0)
         self.paused = QCheckBox("Start paused — step the models by hand (Ask, Accept, Override, Re-ask)")
+        # Why Start is refused (an option out of range): red, under the options, hidden when all is well.
+        self.error = QLabel("")
+        self.error.setObjectName("OptionError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.ERROR_FG}; font-weight: 600;")
+        self.error.setVisible(False)
 
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         form.addRow("Game", self.game)
+        form.addRow("", self.description)
         seed_row = QHBoxLayout()
         seed_row.addWidget(self.seed, 1)
         seed_row.addWidget(reroll)
@@ -472,40 +493,110 @@ class NewGameDialog(QDialog):
         layout.setContentsMargins(16, 14, 16, 12)
         layout.setSpacing(10)
         layout.addLayout(form)
+        layout.addWidget(self.options_box)
+        layout.addWidget(self.error)
         players_title = QLabel("Players")
         players_title.setObjectName("HeaderTitle")
         layout.addWidget(players_title)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.buttons)
 
-        self.game.currentIndexChanged.connect(lambda _i: self._rebuild_seats())
         self.max_steps.valueChanged.connect(self._update_estimates)
+        self.options_box.sig_changed.connect(self._check_options)
         if previous is not None:
             index = self.game.findData(previous.game_id)
-            if index >= 0:
+            if index >= 0 and self._selectable(index):
                 self.game.setCurrentIndex(index)
-        self._rebuild_seats(previous)
+        self.game.currentIndexChanged.connect(lambda _i: self._game_changed())
+        self._game_changed(previous)
 
-    def _rebuild_seats(self, previous: GameSetup | None = None) -> None:
+    # -- the list of games ------------------------------------------------------------------------
+
+    def _fill_games(self) -> None:
+        """Playable games first; then, disabled, those that cannot be played here (with the reason)."""
+        found = engine.entries()
+        for entry in found:
+            if entry.available:
+                self.game.addItem(entry.title, entry.id)
+                self.game.setItemData(self.game.count() - 1, entry.cls.description if entry.cls else "",
+                                      Qt.ItemDataRole.ToolTipRole)
+        missing = [e for e in found if not e.available]
+        if missing and self.game.count():
+            self.game.insertSeparator(self.game.count())
+        model = self.game.model()
+        for entry in missing:
+            self.game.addItem(f"{entry.title} — not installed", entry.id)
+            index = self.game.count() - 1
+            tip = f"{entry.problem}; install it with: {entry.install}" if entry.install else entry.problem
+            self.game.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
+            if isinstance(model, QStandardItemModel):
+                item = model.item(index)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled & ~Qt.ItemFlag.ItemIsSelectable)
+        first = next((i for i in range(self.game.count()) if self._selectable(i)), -1)
+        self.game.setCurrentIndex(first)
+
+    def _selectable(self, index: int) -> bool:
+        model = self.game.model()
+        if not isinstance(model, QStandardItemModel) or model.item(index) is None:
+            return False
+        enabled = bool(model.item(index).flags() & Qt.ItemFlag.ItemIsEnabled)
+        return enabled and self.game.itemData(index) is not None
+
+    def game_class(self) -> type[Game] | None:
+        """The declaration of the selected game (``None`` when no game can be played here)."""
+        game_id = self.game.currentData()
+        if game_id is None or not self._selectable(self.game.currentIndex()):
+            return None
+        try:
+            return engine.declaration(str(game_id))
+        except engine.UnknownGameError:
+            return None
+
+    def _game_changed(self, previous: GameSetup | None = None) -> None:
+        cls = self.game_class()
+        same = previous is not None and cls is not None and previous.game_id == cls.id
+        self.description.setText(cls.description if cls is not None else "No game can be played here.")
+        self.description.setVisible(bool(self.description.text()))
+        self.options_box.set_schema(cls.options_schema if cls is not None else (),
+                                    previous.options if same and previous is not None else None)
+        self._rebuild_seats(cls, previous if same else None)
+        self._check_options()
+
+    def _rebuild_seats(self, cls: type[Game] | None, previous: GameSetup | None = None) -> None:
         for editor in self.seat_editors:
             editor.setParent(None)
             editor.deleteLater()
         self.seat_editors = []
         while self.seats_layout.count():
             self.seats_layout.takeAt(0)
-        game_id = self.game.currentData()
-        game = engine.make(game_id)
-        for seat, info in enumerate(game.seats):
-            editor = SeatEditor(game_id, seat, info.name, decisions=self.decisions_per_seat)
-            if previous is not None and previous.game_id == game_id and seat < len(previous.seats):
+        if cls is None:
+            return
+        for seat, info in enumerate(cls.seats):
+            editor = SeatEditor(cls.id, seat, info.name, decisions=self.decisions_per_seat)
+            if previous is not None and seat < len(previous.seats):
                 editor.set_choice(previous.seats[seat].spec, previous.seats[seat].options)
-            elif game.num_seats == 1:
+            elif len(cls.seats) == 1:
                 editor.set_choice("human")
             else:
-                editor.set_choice("human" if seat == 0 else engine.declaration(game_id).default_opponent)
+                editor.set_choice("human" if seat == 0 else cls.default_opponent)
             self.seats_layout.addWidget(editor)
             self.seat_editors.append(editor)
         self.seats_layout.addStretch(1)
+
+    # -- values -----------------------------------------------------------------------------------
+
+    def _check_options(self) -> bool:
+        """Show why the options cannot be used (if they cannot); Start is enabled only when they can."""
+        try:
+            self.options_box.values()
+        except OptionError as exc:
+            self.error.setText(f"Cannot start: {exc}.")
+            self.error.setVisible(True)
+            self.start_button.setEnabled(False)
+            return False
+        self.error.setVisible(False)
+        self.start_button.setEnabled(self.game_class() is not None)
+        return self.game_class() is not None
 
     def decisions_per_seat(self) -> int:
         """About how many decisions each seat makes in one game (for the cost estimates)."""
@@ -516,15 +607,23 @@ class NewGameDialog(QDialog):
             editor.update_estimate()
 
     def setup(self) -> GameSetup:
-        """The game described by the dialog's current values."""
+        """The game described by the dialog's current values.
+
+        Raises:
+            OptionError: a game option holds a value the game does not accept (the message names it).
+        """
         return GameSetup(
             game_id=str(self.game.currentData()),
             seats=[e.setup() for e in self.seat_editors],
             seed=self.seed.value(),
             max_steps=self.max_steps.value() or None,
+            options=self.options_box.values(),
             paused=self.paused.isChecked(),
         )
 
     def accept(self) -> None:
+        """Start the game, unless an option is invalid (then the message says which, and it stays open)."""
+        if not self._check_options():
+            return
         self.sig_start_requested.emit(self.setup())
         super().accept()

@@ -7,7 +7,6 @@ badges.
 
 from __future__ import annotations
 
-
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -92,7 +91,8 @@ QPushButton:checked {{ background: {ACCENT_SOFT}; border-color: {ACCENT}; color:
 QPushButton:disabled {{ color: #a8adb7; background: #f1f2f5; }}
 QPushButton#Primary {{ background: {ACCENT}; color: white; border-color: {ACCENT_DARK}; font-weight: 600; }}
 QPushButton#Primary:hover {{ background: {ACCENT_DARK}; }}
-QPushButton#Primary:disabled {{ background: #eef1f6; color: #a8adb7; border-color: {BORDER}; font-weight: 600; }}
+QPushButton#Primary:disabled {{ background: #eef1f6; color: #a8adb7; border-color: {BORDER};
+                                font-weight: 600; }}
 QToolBar {{ background: {PANEL}; border-bottom: 1px solid {BORDER}; spacing: 4px; padding: 3px 6px; }}
 QToolBar QToolButton {{ padding: 4px 10px; border-radius: 6px; }}
 QToolBar QToolButton:hover {{ background: {ACCENT_SOFT}; }}

@@ -1,5 +1,5 @@
 """Small widgets shared by PlayTrace panels: collapsible sections, auto-height text and tables,
-clickable image thumbnails, an image viewer and a full-size text viewer.
+clickable image thumbnails, an image viewer, a full-size text viewer, cards and message banners.
 
 They carry no game or session knowledge; panels compose them.
 """
@@ -425,3 +425,52 @@ def badge(text: str, background: str, foreground: str = "white", parent: QWidget
     )
     label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
     return label
+
+
+def card(widget: QWidget, margins: int = 6) -> QFrame:
+    """``widget`` inside a white rounded card (the ``Card`` style of the theme)."""
+    frame = QFrame()
+    frame.setObjectName("Card")
+    layout = QVBoxLayout(frame)
+    layout.setContentsMargins(margins, margins, margins, margins)
+    layout.addWidget(widget)
+    return frame
+
+
+class Banner(QFrame):
+    """A dismissible message strip with optional action buttons.
+
+    ``object_name`` picks the theme's look (``Banner`` for information, ``WarningBanner``).
+    """
+
+    def __init__(self, object_name: str = "Banner", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self.text = QLabel("")
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self._row = QHBoxLayout(self)
+        self._row.setContentsMargins(12, 6, 8, 6)
+        self._row.setSpacing(8)
+        self._row.addWidget(self.text, 1)
+        self.buttons: dict[str, QPushButton] = {}
+        close = QPushButton("Dismiss")
+        close.setFlat(True)
+        close.clicked.connect(self.hide)
+        self._close = close
+        self._row.addWidget(close)
+        self.hide()
+
+    def add_button(self, key: str, text: str, *, primary: bool = False) -> QPushButton:
+        """Add an action button (before Dismiss), reachable later as ``buttons[key]``."""
+        btn = QPushButton(text)
+        if primary:
+            btn.setObjectName("Primary")
+        self._row.insertWidget(self._row.count() - 1, btn)
+        self.buttons[key] = btn
+        return btn
+
+    def show_text(self, html: str) -> None:
+        """Show the banner with ``html`` (rich text: escape anything quoted from files)."""
+        self.text.setText(html)
+        self.show()

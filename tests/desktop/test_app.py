@@ -111,6 +111,37 @@ def test_header_shows_players_and_the_f1_overlay(window: Any, qtbot: Any, run: A
     assert not window.overlay.isVisible()
 
 
+def test_help_lists_every_game_from_its_declaration(window: Any, qtbot: Any) -> None:
+    import engine
+    from desktop.help_dialog import ShortcutOverlay, game_help, keys_summary
+    from engine.registry import GameEntry
+
+    window.overlay.toggle()
+    texts = {label.text() for label in window.overlay.findChildren(QLabel)}
+    for game_id in engine.list_games():
+        cls = engine.declaration(game_id)
+        assert cls.title in texts and cls.controls in texts
+        assert keys_summary(cls.keymap) in texts
+    # The card fits in the window.
+    assert window.overlay.rect().contains(window.overlay.card.geometry())
+    window.overlay.toggle()
+    arrows_and_letters = {"up": "u", "down": "d", "left": "l", "right": "r", "w": "u", "a": "l"}
+    assert keys_summary(arrows_and_letters) == "Arrows · W A"
+    assert keys_summary({str(i): f"c{i}" for i in range(1, 10)}) == "1–9"
+    assert keys_summary({"1": "a", "2": "b", "space": "noop"}) == "1 2 · Space"
+
+    missing = GameEntry("mario", "engine.games.mario:Mario", "playtrace", None,
+                        "needs nes_py, which is not installed", "pip install 'playtrace[mario]'")
+    rows = game_help([missing, *engine.entries()])
+    assert [r.title for r in rows[:-1]] == [e.title for e in engine.entries() if e.available]
+    assert not rows[-1].available and "nes_py" in rows[-1].how
+    assert rows[-1].install == "pip install 'playtrace[mario]'"
+    overlay = ShortcutOverlay(window.centralWidget(), rows)
+    overlay.toggle()
+    assert any("pip install" in label.text() for label in overlay.findChildren(QLabel))
+    overlay.hide()
+
+
 def test_window_keeps_its_layout_at_1280x800(window: Any, run: Any) -> None:
     c = window.controller
 
@@ -128,7 +159,9 @@ def test_window_keeps_its_layout_at_1280x800(window: Any, run: Any) -> None:
     assert window.inspector.width() >= 380
 
 
-def test_errors_in_the_match_reach_the_status_bar(window: Any, run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_errors_in_the_match_reach_the_status_bar(
+    window: Any, run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engine.players import RandomPlayer
 
     async def broken(self: Any, observation: Any) -> Any:
@@ -174,7 +207,8 @@ def test_main_runs_the_demo_and_closes_cleanly(qapp: Any, monkeypatch: pytest.Mo
 
 
 def _fast_demo() -> GameSetup:
-    return GameSetup("tictactoe", [SeatSetup("sim", {"latency": 0.002}), SeatSetup("minimax")], seed=1, delay=0.05)
+    seats = [SeatSetup("sim", {"latency": 0.002}), SeatSetup("minimax")]
+    return GameSetup("tictactoe", seats, seed=1, delay=0.05)
 
 
 def test_add_a_real_model_opens_the_keys_dialog(window: Any, qtbot: Any) -> None:

@@ -1,0 +1,118 @@
+"""The main window's actions, menus and toolbar.
+
+Every action calls a command of the window or of its controller; nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QSizePolicy, QToolBar, QWidget
+
+if TYPE_CHECKING:
+    from desktop.main_window import MainWindow
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WindowActions:
+    """The window's actions (each also reachable by its shortcut while the window has focus)."""
+
+    new: QAction
+    open: QAction
+    fork: QAction
+    export: QAction
+    quit: QAction
+    run: QAction
+    step: QAction
+    ask: QAction
+    cancel: QAction
+    take_over: QAction
+    hand_back: QAction
+    prev: QAction
+    next: QAction
+    first: QAction
+    live: QAction
+    keys: QAction
+    about: QAction
+    demo: QAction
+    add_model: QAction
+
+
+def _action(window: QWidget, text: str, slot: Callable[[], Any], shortcut: str | None = None,
+            tip: str = "") -> QAction:
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    if tip:
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+    action.triggered.connect(lambda _checked=False: slot())
+    window.addAction(action)
+    return action
+
+
+def build_actions(window: MainWindow) -> WindowActions:
+    """Create the window's actions, connected to its commands and its controller's."""
+    c = window.controller
+    w = window
+    return WindowActions(
+        new=_action(w, "New game…", w.new_game, "Ctrl+N", "Start a new game"),
+        open=_action(w, "Open session…", w.open_browser, "Ctrl+O", "Browse saved sessions"),
+        fork=_action(w, "Fork from this step", w.fork, None, "Start a new session from the step shown"),
+        export=_action(w, "Export session…", w.export_session, "Ctrl+E", "Save the session as a zip archive"),
+        quit=_action(w, "Quit", w.close, "Ctrl+Q"),
+        run=_action(w, "Run / Pause", c.toggle_run, "Space", "Run or pause"),
+        step=_action(w, "Step", c.step, None, "Play one step"),
+        # Ctrl+Enter and Esc are bound by the model panel (window-wide); the menu items only name them.
+        ask=_action(w, "Ask the model\tCtrl+Enter", c.ask),
+        cancel=_action(w, "Cancel model call\tEsc", c.cancel),
+        take_over=_action(w, "Take over seat", lambda: c.take_over()),
+        hand_back=_action(w, "Hand back seat", lambda: c.hand_back()),
+        prev=_action(w, "Previous step", lambda: c.scrub_by(-1), "["),
+        next=_action(w, "Next step", lambda: c.scrub_by(1), "]"),
+        first=_action(w, "First step", lambda: c.scrub(c.base)),
+        live=_action(w, "Go to live / last step", w.go_end),
+        keys=_action(w, "Keyboard shortcuts", w.overlay.toggle, "F1", "Keys of the app and of every game"),
+        about=_action(w, "About PlayTrace", w.about),
+        demo=_action(w, "Play the demo", lambda: w.start_demo(), None,
+                     "Watch the simulated model play (offline, free)"),
+        add_model=_action(w, "Add a real model…", w.add_real_model, None,
+                          "Enter an API key or a local server address"),
+    )
+
+
+def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
+    for act in actions:
+        if act is None:
+            menu.addSeparator()
+        else:
+            menu.addAction(act)
+
+
+def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
+    """Add the menu bar's menus and the main toolbar to ``window``; returns the toolbar."""
+    menu = window.menuBar()
+    _fill(menu.addMenu("&File"), (acts.new, acts.open, None, acts.fork, acts.export, None, acts.quit))
+    _fill(menu.addMenu("&Play"), (acts.run, acts.step, None, acts.ask, acts.cancel, None,
+                                  acts.take_over, acts.hand_back))
+    _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live))
+    _fill(menu.addMenu("&Models"), (acts.add_model,))
+    _fill(menu.addMenu("&Help"), (acts.demo, None, acts.keys, acts.about))
+
+    bar = QToolBar("Main")
+    bar.setMovable(False)
+    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    for act in (acts.new, acts.open, acts.fork, acts.export):
+        bar.addAction(act)
+    spacer = QWidget()
+    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+    bar.addWidget(spacer)
+    bar.addAction(acts.add_model)
+    bar.addAction(acts.keys)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+    return bar

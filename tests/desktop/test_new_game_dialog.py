@@ -1,0 +1,151 @@
+"""The New game dialog reads everything from the games' declarations: the list, options and players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
+
+import engine
+from desktop.controller import GameSetup, SeatSetup
+from desktop.new_game_dialog import NewGameDialog
+from desktop.option_fields import OptionsBox, option_field, option_value
+from engine.options import Option, OptionError
+from engine.registry import GameEntry
+
+
+def _dialog(qtbot: Any, game_id: str, **kwargs: Any) -> NewGameDialog:
+    dialog = NewGameDialog(**kwargs)
+    qtbot.addWidget(dialog)
+    dialog.game.setCurrentIndex(dialog.game.findData(game_id))
+    return dialog
+
+
+def _started(dialog: NewGameDialog) -> list[GameSetup]:
+    received: list[GameSetup] = []
+    dialog.sig_start_requested.connect(received.append)
+    return received
+
+
+def _retype(qtbot: Any, spin: QSpinBox, text: str) -> None:
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin.lineEdit(), text)
+
+
+def test_2048_size_option_reaches_the_setup(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, "2048")
+    assert not dialog.options_box.isHidden()
+    size = dialog.options_box.field("size")
+    assert isinstance(size, QSpinBox)
+    option = next(o for o in engine.declaration("2048").options_schema if o.name == "size")
+    # Bounded by the declaration, the default preselected, the help as tooltip.
+    assert (size.minimum(), size.maximum(), size.value()) == (option.minimum, option.maximum, option.default)
+    assert option.help in size.toolTip()
+    _retype(qtbot, size, "5")
+    received = _started(dialog)
+    dialog.accept()
+    assert len(received) == 1
+    setup = received[0]
+    assert setup.game_id == "2048" and setup.options == {"size": 5}
+    assert [s.spec for s in setup.seats] == ["human"]
+    assert engine.make(setup.game_id, **setup.options).options["size"] == 5
+
+
+def test_an_out_of_range_option_is_refused_with_its_name(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, "2048")
+    size = dialog.options_box.field("size")
+    assert isinstance(size, QSpinBox)
+    _retype(qtbot, size, "1")  # below the minimum: the spin box holds it until it loses focus
+    assert size.cleanText() == "1"
+    assert not dialog.error.isHidden() and "'size'" in dialog.error.text()
+    assert "at least 2" in dialog.error.text()
+    assert not dialog.start_button.isEnabled()
+    received = _started(dialog)
+    dialog.accept()
+    assert received == [] and dialog.result() != dialog.DialogCode.Accepted
+    with pytest.raises(OptionError, match="size"):
+        dialog.setup()
+    # A valid value again clears the message and enables Start.
+    _retype(qtbot, size, "3")
+    assert dialog.error.isHidden() and dialog.start_button.isEnabled()
+
+
+def test_a_game_without_options_shows_no_options_box(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, "tictactoe")
+    assert engine.declaration("tictactoe").options_schema == ()
+    assert dialog.options_box.isHidden() and dialog.options_box.fields == {}
+    received = _started(dialog)
+    dialog.accept()
+    assert received[0].options == {}
+    # Back to 2048: its box comes back with its field.
+    dialog.game.setCurrentIndex(dialog.game.findData("2048"))
+    assert not dialog.options_box.isHidden() and list(dialog.options_box.fields) == ["size"]
+
+
+def test_previous_options_are_preselected(qtbot: Any) -> None:
+    previous = GameSetup("2048", [SeatSetup("expectimax")], options={"size": 6})
+    dialog = NewGameDialog(previous=previous)
+    qtbot.addWidget(dialog)
+    assert dialog.game.currentData() == "2048"
+    assert dialog.options_box.field("size").value() == 6  # type: ignore[attr-defined]
+    assert dialog.seat_editors[0].spec() == "expectimax"
+
+
+def test_seat_players_come_from_the_declaration(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, "tictactoe")
+    cls = engine.declaration("tictactoe")
+    seat1 = dialog.seat_editors[1]
+    offered = [seat1.player.itemData(i) for i in range(seat1.player.count())]
+    assert offered[0] == "human" and offered[-2:] == ["sim", "model…"]
+    assert set(cls.bots) | {"random"} <= set(offered)
+    assert dialog.seat_editors[0].spec() == "human" and seat1.spec() == cls.default_opponent
+    # The prompt variants are the game's own templates.
+    dialog.game.setCurrentIndex(dialog.game.findData("2048"))
+    editor = dialog.seat_editors[0]
+    variants = [editor.variant.itemData(i) for i in range(editor.variant.count())]
+    assert variants[0] == "default" and "compact" in variants
+
+
+def test_unavailable_games_are_listed_disabled_with_their_install_command(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = GameEntry("mario", "engine.games.mario:Mario", "playtrace", None,
+                        "needs nes_py, which is not installed", "pip install 'playtrace[mario]'")
+    real = engine.entries()
+    monkeypatch.setattr(engine, "entries", lambda **_kw: [missing, *real])
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    index = dialog.game.findData("mario")
+    assert index > dialog.game.findData("2048")  # the playable games come first
+    model = dialog.game.model()
+    assert isinstance(model, QStandardItemModel)
+    assert not model.item(index).flags() & Qt.ItemFlag.ItemIsEnabled
+    tip = dialog.game.itemData(index, Qt.ItemDataRole.ToolTipRole)
+    assert "pip install 'playtrace[mario]'" in tip and "nes_py" in tip
+    assert dialog.game.currentData() in engine.list_games()
+
+
+def test_every_option_type_gets_its_field() -> None:
+    schema = (
+        Option("rate", float, 0.5, "How often", minimum=0.0, maximum=1.0),
+        Option("hard", bool, True, "Harder rules"),
+        Option("start", str, "standard", "Start position", choices=("standard", "lvlm")),
+        Option("name", str, "", "A label"),
+    )
+    fields = {o.name: option_field(o) for o in schema}
+    assert isinstance(fields["rate"], QDoubleSpinBox) and fields["rate"].maximum() == 1.0
+    assert isinstance(fields["hard"], QCheckBox) and fields["hard"].isChecked()
+    assert isinstance(fields["start"], QComboBox) and fields["start"].currentData() == "standard"
+    assert isinstance(fields["name"], QLineEdit)
+    for option in schema:
+        assert option.help in fields[option.name].toolTip()
+        assert option_value(option, fields[option.name]) == option.default
+    fields["rate"].lineEdit().setText("1.5")  # type: ignore[union-attr]
+    with pytest.raises(OptionError, match="'rate'"):
+        option_value(schema[0], fields["rate"])
+    box = OptionsBox()
+    box.set_schema(schema, {"start": "lvlm", "hard": False})
+    assert box.values() == {"rate": 0.5, "hard": False, "start": "lvlm", "name": ""}
