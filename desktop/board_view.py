@@ -143,6 +143,11 @@ class BoardView(QWidget):
         return self._state
 
     @property
+    def renderer(self) -> Any:
+        """The renderer drawing the board: the game's own, or the text fallback."""
+        return self._renderer
+
+    @property
     def interactive(self) -> bool:
         return self._interactive
 

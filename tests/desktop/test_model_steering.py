@@ -39,6 +39,7 @@ def test_ask_reask_accept_keeps_both_alternatives(window: Any, run: Any) -> None
     assert len({a["call"] for a in answers if a["step"] == 0}) == 2
     decision = [d for d in _events(c, "decision") if d["step"] == 0][0]
     assert decision["data"]["source"] == "model"
+    assert decision["call"] == second["call"]  # the re-asked call's answer was played
     assert decision["data"]["action"] == second["action"]
     assert decision["data"]["accepted_call"] == second["call"]
     applied = _events(c, "action_applied")[0]
@@ -59,11 +60,16 @@ def test_override_by_clicking_the_board(window: Any, qtbot: Any, run: Any) -> No
         return c, proposed, mine
 
     c, proposed, mine = run(scenario())
+    held = [r["call"] for r in c.records_for(0) if r["type"] == "answer"][-1]
     override = _events(c, "override")
-    assert override and override[0]["data"] == {"proposed": proposed, "action": mine, "by": "human"}
+    assert override and override[0]["data"] == {
+        "proposed": proposed, "action": mine, "by": "human", "rejected_call": held
+    }
+    assert override[0]["call"] == held
     decision = [d for d in _events(c, "decision") if d["step"] == 0][0]
-    assert decision["data"]["source"] == "human-override"
-    assert decision["data"]["action"] == mine
+    assert decision["data"]["source"] == "human"  # the person's action, the model's answer rejected
+    assert decision["data"]["action"] == mine and decision["data"]["proposed"] == proposed
+    assert decision["call"] == held and decision["data"]["rejected_call"] == held
     assert _events(c, "action_applied")[0]["data"]["actions"]["0"] == mine
 
 
@@ -108,7 +114,7 @@ def test_cancel_in_flight_call_keeps_the_game(window: Any, run: Any) -> None:
         failed = [r for r in c.records_for(0) if r["type"] == "model_call_failed"]
         assert failed and failed[-1]["data"].get("kind") == "cancelled"
         # Asking again makes a new call at the same step.
-        c._models[0].inner.client.latency = 0
+        c.steering.models[0].inner.client.latency = 0
         assert c.ask()
         await until(lambda: c.pending is not None, what="held decision after re-asking")
         assert c.pending["call"] != failed[-1]["call"]

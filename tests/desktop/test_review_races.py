@@ -37,13 +37,13 @@ def test_cancelled_reask_then_ask_holds_the_new_calls_number(window: Any, run: A
         c.ask()
         await until(lambda: c.pending is not None, what="a held decision")
         first = c.pending
-        c._models[0].inner.client.latency = 5
+        c.steering.models[0].inner.client.latency = 5
         assert c.reask()
         await until(lambda: c.busy, what="the re-ask in flight")
-        reask_call = c._models[0].last_observation.call
+        reask_call = c.steering.models[0].last_observation.call
         assert c.cancel()
         await until(lambda: not c.busy, what="the re-ask cancelled")
-        c._models[0].inner.client.latency = 0
+        c.steering.models[0].inner.client.latency = 0
         assert c.ask()
         await until(lambda: c.pending is not None, what="held decision after asking again")
         held = c.pending
@@ -55,15 +55,18 @@ def test_cancelled_reask_then_ask_holds_the_new_calls_number(window: Any, run: A
     answers = {r["call"]: r for r in c.records_for(0) if r["type"] == "answer"}
     assert held["call"] not in (first["call"], reask_call)
     assert held["call"] in answers
-    decision = [d for d in sessions.load_session(c.folder).events if d["type"] == "decision" and d["step"] == 0][0]
+    events = sessions.load_session(c.folder).events
+    decision = [d for d in events if d["type"] == "decision" and d["step"] == 0][0]
     assert decision["data"]["accepted_call"] == held["call"]
+    assert decision["call"] == held["call"]  # the decision names the call whose answer was played
 
 
 def _finished_game(window: Any, run: Any) -> Any:
     c = window.controller
 
     async def scenario() -> None:
-        await window.start_game(GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("random")], seed=8, delay=0))
+        setup = GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("random")], seed=8, delay=0)
+        await window.start_game(setup)
         await until(lambda: c.finished_status is not None, what="game over")
 
     run(scenario())
@@ -95,7 +98,7 @@ def test_session_torn_before_its_first_event_opens_without_errors(window: Any, q
 
 
 def test_a_long_live_game_does_not_keep_every_image_in_memory(window: Any, run: Any) -> None:
-    from desktop import controller as ctl
+    from desktop.session_model import BLOB_CACHE
 
     c = window.controller
     setup = GameSetup("2048", [SeatSetup("sim", {"latency": 0, "perception": "image", "memory": 0,
@@ -103,22 +106,20 @@ def test_a_long_live_game_does_not_keep_every_image_in_memory(window: Any, run: 
 
     async def scenario() -> None:
         await window.start_game(setup)
-        await until(lambda: c.count >= ctl._BLOB_CACHE + 8 or c.finished_status is not None, timeout=20,
+        await until(lambda: c.count >= BLOB_CACHE + 8 or c.finished_status is not None, timeout=20,
                     what="many steps")
         c.pause()
 
     run(scenario())
     images = [r["data"]["image"] for k in range(c.base, c.head) for r in c.records_for(k)
               if r["type"] == "prompt_built" and r["data"].get("image")]
-    assert len(set(images)) > ctl._BLOB_CACHE
-    assert len(c._blobs) <= ctl._BLOB_CACHE
+    assert len(set(images)) > BLOB_CACHE
+    assert len(c.doc.blobs) <= BLOB_CACHE
     first = c.resolve(images[0])  # an old image is still there, read back from the session folder
     assert first is not None and first.startswith(b"\x89PNG")
 
 
 def test_a_move_queued_in_one_game_is_not_played_in_the_next(window: Any, run: Any) -> None:
-    import asyncio
-
     c = window.controller
     setup = GameSetup("tictactoe", [SeatSetup("human"), SeatSetup("random")], seed=5, delay=0)
 
@@ -128,22 +129,27 @@ def test_a_move_queued_in_one_game_is_not_played_in_the_next(window: Any, run: A
         assert c.board_action("(0,0)")
         # ...but this game is replaced by another before it could be played.
         await c.start(setup)
+        # A kept move is submitted the moment its turn begins: a turn seen waiting for me is one in
+        # which no earlier click was played (and the closed game's steering forgot its click).
         await until(lambda: c.waiting_human() is not None, what="my first turn in the new game")
-        await asyncio.sleep(0.05)
 
     run(scenario())
     assert c.count == 0  # the new game waits for my move; the old click was not played in it
+    assert c.waiting_human() is not None
 
 
-def test_a_slow_open_does_not_replace_a_game_started_after_it(window: Any, run: Any, monkeypatch: Any) -> None:
-    import time
+def test_a_slow_open_does_not_replace_a_game_started_after_it(
+    window: Any, run: Any, monkeypatch: Any
+) -> None:
+    import threading
 
     folder = _finished_game(window, run)
     c = window.controller
     real_load = sessions.load_session
+    loaded = threading.Event()  # the big session on a slow disk is read only when the test says so
 
     def slow_load(path: Any) -> Any:
-        time.sleep(0.3)  # a big session on a slow disk (this runs in a worker thread)
+        loaded.wait(timeout=10)  # (this runs in a worker thread)
         return real_load(path)
 
     monkeypatch.setattr(sessions, "load_session", slow_load)
@@ -152,7 +158,9 @@ def test_a_slow_open_does_not_replace_a_game_started_after_it(window: Any, run: 
     async def scenario() -> None:
         opening = window.open_session(folder)
         starting = window.start_game(setup)  # the person changed their mind: this click came last
-        await until(lambda: opening.done() and starting.done(), what="both done")
+        await until(lambda: starting.done(), what="the new game started")
+        loaded.set()  # only now does the earlier open finish reading
+        await until(lambda: opening.done(), what="the open finished")
         await until(lambda: c.waiting_human() is not None, what="my turn")
 
     run(scenario())
@@ -198,7 +206,7 @@ def test_reviewing_an_old_step_is_not_replaced_by_streaming_text(window: Any, ru
     async def scenario() -> None:
         await window.start_game(setup)
         await until(lambda: c.count >= 2, what="two steps played")
-        c._models[0].inner.client.latency = 0.01  # slow the model down from here on
+        c.steering.models[0].inner.client.latency = 0.01  # slow the model down from here on
         await until(lambda: c.busy and c.records_for(c.head), what="the model thinking about the next step")
         c.scrub(c.base)  # look back at the first step while the model thinks about the next one
         assert window.inspector.step_model.step == c.base
@@ -241,28 +249,39 @@ def test_closing_a_taken_over_game_leaves_no_task_waiting_for_me(window: Any, ru
         await paused_at_model(window, sim_setup())
         assert c.take_over()
         await until(lambda: c.waiting_human() is not None, what="my turn in the model's seat")
-        await c.close()
-        await asyncio.sleep(0.05)
         me = asyncio.current_task()
-        return [t for t in asyncio.all_tasks() if not t.done() and t is not me
-                and "act" in t.get_coro().__qualname__]
+        turns = [t for t in asyncio.all_tasks() if not t.done() and t is not me
+                 and "act" in t.get_coro().__qualname__]
+        assert turns  # the turn waiting for me
+        await c.close()
+        # Cancelled tasks end on their next turn of the loop: wait for them to end, not for a time.
+        await asyncio.wait(turns, timeout=5)
+        return [t for t in turns if not t.done()]
 
     leftovers = run(scenario())
     assert leftovers == []
 
 
-def test_closing_the_browser_while_it_lists_leaves_no_failed_task(window: Any, run: Any, monkeypatch: Any) -> None:
-    import asyncio
-    import time
+def test_closing_the_browser_while_it_lists_leaves_no_failed_task(
+    window: Any, run: Any, monkeypatch: Any
+) -> None:
+    import threading
 
     from desktop.session_browser import SessionBrowser
 
     _finished_game(window, run)
     real_list = SessionBrowser._list
+    listing = threading.Event()
+    release = threading.Event()  # thousands of sessions: the list arrives only when the test says so
+    listed = threading.Event()
 
     def slow_list(self: Any) -> Any:
-        time.sleep(0.2)  # thousands of sessions (this runs in a worker thread)
-        return real_list(self)
+        listing.set()
+        release.wait(timeout=10)  # (this runs in a worker thread)
+        try:
+            return real_list(self)
+        finally:
+            listed.set()
 
     monkeypatch.setattr(SessionBrowser, "_list", slow_list)
 
@@ -271,8 +290,13 @@ def test_closing_the_browser_while_it_lists_leaves_no_failed_task(window: Any, r
         browser = window._dialogs[-1]
         task = browser._task
         assert task is not None
+        await until(listing.is_set, what="the listing under way")
+        deleted: list[bool] = []
+        browser.destroyed.connect(lambda *_: deleted.append(True))
         browser.reject()  # Esc before the list arrived; the window then deletes the dialog
-        await asyncio.sleep(0.4)
+        await until(lambda: deleted, what="the dialog deleted")
+        release.set()  # the list arrives after the dialog is gone
+        await until(listed.is_set, what="the listing finished")
         await until(lambda: task.done(), what="listing task ended")
         return task
 
@@ -281,8 +305,6 @@ def test_closing_the_browser_while_it_lists_leaves_no_failed_task(window: Any, r
 
 
 def test_take_over_mid_call_then_hand_back_holds_the_decision_once(window: Any, run: Any) -> None:
-    import asyncio
-
     c = window.controller
 
     async def scenario() -> None:
@@ -291,13 +313,15 @@ def test_take_over_mid_call_then_hand_back_holds_the_decision_once(window: Any, 
         await until(lambda: c.busy, what="a model call in flight")
         assert c.take_over()
         await until(lambda: c.waiting_human() is not None, what="my turn in the model's seat")
-        c._models[0].inner.client.latency = 0
+        c.steering.models[0].inner.client.latency = 0
         assert c.hand_back()
         await until(lambda: c.pending is not None, what="the model's decision held")
         held = c.pending
         assert c.accept()
-        await until(lambda: c.count == 1 or c.pending is not None, what="applied (or held again)")
-        await asyncio.sleep(0.05)
+        # Next comes random's turn, paused: the match waits for Step. A second hold of the same
+        # decision would come before that, with nothing applied.
+        await until(lambda: c.pending is not None or (c.count == 1 and c.pacer.waiting),
+                    what="applied and paused before the next turn (or held again)")
         assert c.pending is None, f"the same decision was held twice: {held} then {c.pending}"
         assert c.count == 1
 
