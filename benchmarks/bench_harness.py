@@ -105,8 +105,10 @@ def _p95(values: list[float]) -> float:
 
 def report(name: str, timings: list[float]) -> float:
     mean = statistics.fmean(timings)
-    print(f"{name:<48} mean {mean:6.3f} ms   median {statistics.median(timings):6.3f} ms   "
-          f"p95 {_p95(timings):6.3f} ms")
+    print(
+        f"{name:<48} mean {mean:6.3f} ms   median {statistics.median(timings):6.3f} ms   "
+        f"p95 {_p95(timings):6.3f} ms"
+    )
     return mean
 
 
@@ -173,13 +175,21 @@ def _provider_client(provider: str, server: Any) -> LLMClient:
     base_url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     # The factory the app uses, so the benchmark builds its clients the same way.
     client, _ = make_client(
-        f"{provider}:{_BENCH_MODELS[provider]}", api_key=_BENCH_KEYS[provider], base_url=base_url, max_retries=0
+        f"{provider}:{_BENCH_MODELS[provider]}",
+        api_key=_BENCH_KEYS[provider],
+        base_url=base_url,
+        max_retries=0,
     )
     return client
 
 
 def run_loopback_steps(
-    provider: str, server: Any, steps: int, options: dict[str, Any], *, listener: Callable[[Event], None],
+    provider: str,
+    server: Any,
+    steps: int,
+    options: dict[str, Any],
+    *,
+    listener: Callable[[Event], None],
     warmup: int = 10,
 ) -> tuple[list[float], list[float], int]:
     """Play ``warmup + steps`` 2048 steps with a real provider client over HTTP.
@@ -227,8 +237,10 @@ def loopback_section(steps: int, listener: Callable[[Event], None]) -> float:
     """Print the loopback figures; returns the worst mean harness share (ms per step)."""
     print()
     print(f"Harness overhead per model step with a zero-latency loopback server, 2048, {steps} steps each")
-    print("(real SDK clients over HTTP on 127.0.0.1; whole step = HTTP + SDK + harness; "
-          "complete() = time inside client.complete; harness = whole - complete())")
+    print(
+        "(real SDK clients over HTTP on 127.0.0.1; whole step = HTTP + SDK + harness; "
+        "complete() = time inside client.complete; harness = whole - complete())"
+    )
     configs: list[tuple[str, dict[str, Any]]] = [
         ("full harness", {}),
         ("no reflection", {"reflection": False}),
@@ -252,16 +264,22 @@ def loopback_section(steps: int, listener: Callable[[Event], None]) -> float:
     finally:
         server.stop()
     verdict = "OK" if worst_share < TARGET_MS else "OVER TARGET"
-    print(f"loopback: worst mean harness share {worst_share:.3f} ms per step "
-          f"(target < {TARGET_MS} ms): {verdict}")
+    print(
+        f"loopback: worst mean harness share {worst_share:.3f} ms per step "
+        f"(target < {TARGET_MS} ms): {verdict}"
+    )
     return worst_share
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=500)
-    parser.add_argument("--loopback-steps", type=int, default=200,
-                        help="steps per configuration against the loopback server (0 skips that section)")
+    parser.add_argument(
+        "--loopback-steps",
+        type=int,
+        default=200,
+        help="steps per configuration against the loopback server (0 skips that section)",
+    )
     args = parser.parse_args(argv)
     kept: list[Event] = []
 

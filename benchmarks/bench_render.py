@@ -68,13 +68,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         renderer.render(states[-1], size, size)  # warm-up: fonts, glyph caches
         cycle = iter(range(10**9))
 
-        def draw(**kw: Any) -> object:
+        def draw(
+            renderer: Any = renderer, states: list[Any] = states, cycle: Any = cycle, **kw: Any
+        ) -> object:
             return renderer.render(states[next(cycle) % len(states)], size, size, **kw)
 
         render_ms = _mean_ms(draw, args.frames)
-        decorated_ms = _mean_ms(lambda: draw(highlight=highlight, grid_labels=True), args.frames)
+        decorated_ms = _mean_ms(lambda h=highlight: draw(highlight=h, grid_labels=True), args.frames)
         image = renderer.render(states[-1], size, size)
-        encode_ms = _mean_ms(lambda: renderers.encode_png(image), args.frames)
+        encode_ms = _mean_ms(lambda im=image: renderers.encode_png(im), args.frames)
         kib = len(renderers.encode_png(image)) / 1024
         print(f"{game_id:<10} {render_ms:>10.2f} {decorated_ms:>13.2f} {encode_ms:>14.2f} {kib:>8.1f}")
     return 0

@@ -56,22 +56,50 @@ def write_session(root: Path, steps: int, fsync_budget_s: float = 30.0) -> tuple
     initial = engine.make("2048").initial_state(seed=0).to_json()
     t0 = time.perf_counter()
     writer = SessionWriter.create(root, game="2048", players=[PLAYER], seed=0, options={}, title="bench")
-    writer.append(Event(ev.SESSION_STARTED, {"game": "2048", "options": {}, "seed": 0, "players": [PLAYER],
-                                             "state": initial}, step=0))
+    writer.append(
+        Event(
+            ev.SESSION_STARTED,
+            {"game": "2048", "options": {}, "seed": 0, "players": [PLAYER], "state": initial},
+            step=0,
+        )
+    )
     legal = {"0": ["up", "down", "left", "right"]}
     fsynced, fsync_events, fsync_secs = steps, 0, 0.0
     for k, (action, state) in enumerate(moves):
         writer.append(Event(ev.TURN_STARTED, {"seats": [0], "legal": legal}, step=k))
-        writer.append(Event(ev.DECISION, {"action": action, "source": "bot", "rationale": "uniform over 4"},
-                            step=k, seat=0, call=k + 1))
-        writer.append(Event(ev.ACTION_APPLIED, {"actions": {"0": action}, "rewards": [0],
-                                                "scores": [state["merged_sum"]], "state": state,
-                                                "changed": True, "is_over": False}, step=k))
+        writer.append(
+            Event(
+                ev.DECISION,
+                {"action": action, "source": "bot", "rationale": "uniform over 4"},
+                step=k,
+                seat=0,
+                call=k + 1,
+            )
+        )
+        writer.append(
+            Event(
+                ev.ACTION_APPLIED,
+                {
+                    "actions": {"0": action},
+                    "rewards": [0],
+                    "scores": [state["merged_sum"]],
+                    "state": state,
+                    "changed": True,
+                    "is_over": False,
+                },
+                step=k,
+            )
+        )
         if writer.fsync and k % 100 == 99 and time.perf_counter() - t0 > fsync_budget_s:
             fsynced, fsync_events, fsync_secs = k + 1, writer.seq, time.perf_counter() - t0
             writer.fsync = False
-    writer.append(Event(ev.SESSION_FINISHED, {"status": "max_steps", "scores": [0], "winner": None, "steps": steps},
-                        step=steps))
+    writer.append(
+        Event(
+            ev.SESSION_FINISHED,
+            {"status": "max_steps", "scores": [0], "winner": None, "steps": steps},
+            step=steps,
+        )
+    )
     writer.close()
     if fsynced == steps:
         fsync_events, fsync_secs = writer.seq, time.perf_counter() - t0
@@ -88,10 +116,16 @@ def main() -> None:
         root = Path(tmp) / "sessions"
         folder, n_events, secs, fsynced = write_session(root, args.steps)
         size = (folder / "events.jsonl").stat().st_size
-        print(f"write : {n_events} events ({fsynced} steps, fsync per step on the sync thread, drained at close) in {secs:.2f} s "
-              f"= {n_events / secs:,.0f} events/s, {fsynced / secs:,.0f} steps/s; events.jsonl {size / 1e6:.1f} MB")
+        print(
+            f"write : {n_events} events ({fsynced} steps, fsync per step on the sync thread, "
+            "drained at close) "
+            f"in {secs:.2f} s = {n_events / secs:,.0f} events/s, {fsynced / secs:,.0f} steps/s; "
+            f"events.jsonl {size / 1e6:.1f} MB"
+        )
         if fsynced < args.steps:
-            print(f"        (slow disk: the remaining {args.steps - fsynced} steps were written without fsync)")
+            print(
+                f"        (slow disk: the remaining {args.steps - fsynced} steps were written without fsync)"
+            )
 
         loads = []
         for _ in range(3):
@@ -110,10 +144,15 @@ def main() -> None:
         for k in targets:
             game.state_from_json(session.state_json_at(k))
         seek_state = (time.perf_counter() - t0) / len(targets)
-        print(f"load  : {session.num_steps} steps, {len(session.events)} events in {statistics.median(loads):.3f} s "
-              f"(median of 3)")
-        print(f"seek  : state_json_at + events_for_step {seek * 1e6:.1f} us/seek, "
-              f"engine State rebuilt {seek_state * 1e6:.1f} us/seek (average of 100 random steps)")
+        print(
+            f"load  : {session.num_steps} steps, {len(session.events)} events "
+            f"in {statistics.median(loads):.3f} s "
+            f"(median of 3)"
+        )
+        print(
+            f"seek  : state_json_at + events_for_step {seek * 1e6:.1f} us/seek, "
+            f"engine State rebuilt {seek_state * 1e6:.1f} us/seek (average of 100 random steps)"
+        )
 
         # Free the big session first, so the listing is not charged for garbage-collecting it.
         del session, game
@@ -131,7 +170,10 @@ def main() -> None:
         t0 = time.perf_counter()
         cat.list()
         warm = time.perf_counter() - t0
-        print(f"list  : {len(rows)} sessions in {cold * 1e3:.0f} ms (no index), {warm * 1e3:.0f} ms (cached index)")
+        print(
+            f"list  : {len(rows)} sessions in {cold * 1e3:.0f} ms (no index), "
+            f"{warm * 1e3:.0f} ms (cached index)"
+        )
 
 
 if __name__ == "__main__":

@@ -88,9 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Open the main window and run until it is closed; returns the exit code."""
     import qasync
 
-    from desktop.main_window import MainWindow
-
     from desktop.crash import CrashReporter, setup_logging
+    from desktop.main_window import MainWindow
 
     args, _unknown = build_parser().parse_known_args(sys.argv[1:] if argv is None else list(argv))
     setup_logging()

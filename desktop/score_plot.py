@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-import PySide6.QtWidgets  # noqa: E402,F401  (pyqtgraph picks the binding that is already imported)
 import pyqtgraph as pg  # noqa: E402
+import PySide6.QtWidgets  # noqa: E402,F401  (pyqtgraph picks the binding that is already imported)
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QFont  # noqa: E402
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget  # noqa: E402
@@ -59,8 +59,9 @@ class ScorePlot(QFrame):
             axis.setTextPen(pg.mkPen(theme.MUTED))
             axis.setTickFont(tick_font)
         item.enableAutoRange(x=False, y=False)
-        self.marker = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(theme.ACCENT, width=1.5,
-                                                                            style=Qt.PenStyle.DashLine))
+        self.marker = pg.InfiniteLine(
+            angle=90, movable=False, pen=pg.mkPen(theme.ACCENT, width=1.5, style=Qt.PenStyle.DashLine)
+        )
         self.marker.setVisible(False)
         item.addItem(self.marker, ignoreBounds=True)
 
@@ -86,7 +87,7 @@ class ScorePlot(QFrame):
         self._xs = []
         self._ys = [[] for _ in self._labels]
         self._curves = []
-        for seat, label in enumerate(self._labels):
+        for seat in range(len(self._labels)):
             colour = theme.seat_colour(seat)
             curve = item.plot(
                 [],
@@ -168,5 +169,7 @@ class ScorePlot(QFrame):
         item.setXRange(x0, x1, padding=0.02)
         item.setYRange(lo - pad * 0.4, hi + pad, padding=0)
         span = x1 - x0
-        major = next((m for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if span / m <= 10), 10000)
+        major = next(
+            (m for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if span / m <= 10), 10000
+        )
         item.getAxis("bottom").setTickSpacing(major, major)

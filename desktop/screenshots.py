@@ -104,7 +104,7 @@ async def take(out: Path) -> list[Path]:
         await _until(lambda: c.waiting_human() is not None)
         legal = c.interactive_legal()
         c.board_action(legal[(i * 7) % len(legal)] if i % 3 else legal[0])
-        await _until(lambda: c.count == i + 1)
+        await _until(lambda i=i: c.count == i + 1)
     await _until(lambda: c.waiting_human() is not None)
     await _settle()
     window.refresh()

@@ -75,7 +75,9 @@ class SessionTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         return None
@@ -309,8 +311,9 @@ class SessionBrowser(QDialog):
         if error is None:
             self.count_label.setText(f"Exported {path.name} to {dest.name}")
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, "Export session", f"Could not export {path.name}: {error}",
-                          parent=self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Export session", f"Could not export {path.name}: {error}", parent=self
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.export_error_box = box
         box.open()

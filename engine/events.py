@@ -22,12 +22,13 @@ Event types and the keys their ``data`` carries (optional keys in brackets):
 ``verification``       question, answer, truth, correct, [detail]
 ``reflection``         text
 ``memory``             entries[{step, state, action, reward}]
-``decision``           action, source ("human" | "bot" | "model"), [rationale], [values], [latency_ms], [policy]
-``override``           proposed, action, by
+``decision``           action, source ("human" | "bot" | "model" | "default"), [rationale], [values],
+                       [latency_ms], [policy], [timed_out], [proposed], [rejected_call]
+``override``           proposed, action, by, [rejected_call] (a person played instead of the model's answer)
 ``player_changed``     seat, spec, label, kind
 ``action_applied``     actions {seat: action}, rewards, scores, state, changed, is_over
 ``error``              message, [where]
-``session_finished``   status, scores, winner, steps
+``session_finished``   status, scores, winner, steps, [forfeited] (the seats that gave up)
 =====================  ==========================================================================
 
 Binary payloads (images, raw bodies) travel as :class:`Blob` values in ``blobs``; the writer stores

@@ -239,7 +239,9 @@ class Match:
         """Ask every seat that acts now, apply the joint action; ``False`` when a seat forfeits."""
         state = self.state
         seats = state.to_act
-        self._emit(ev.TURN_STARTED, {"seats": list(seats), "legal": {str(s): state.legal_actions(s) for s in seats}})
+        self._emit(
+            ev.TURN_STARTED, {"seats": list(seats), "legal": {str(s): state.legal_actions(s) for s in seats}}
+        )
         if any(self.players[s].kind != HUMAN for s in seats):
             await self.pacer.wait()
         tasks = [asyncio.ensure_future(self._decide(s)) for s in seats]
@@ -270,7 +272,12 @@ class Match:
             decision = await player.act(obs)
         else:
             decision = await self._act_by_deadline(player, obs)
-        if self.review is not None and player.kind != HUMAN and not decision.forfeit and decision.source != DEFAULT:
+        if (
+            self.review is not None
+            and player.kind != HUMAN
+            and not decision.forfeit
+            and decision.source != DEFAULT
+        ):
             decision = await self.review(obs, player, decision)
         if decision.action is not None and decision.action not in obs.legal_actions:
             raise IllegalActionError(
@@ -332,7 +339,12 @@ class Match:
             winner = self.game.forfeit_result(self.state, forfeited)
         steps = len(self.history) - self._base_steps
         self.result = MatchResult(status, steps, tuple(self.state.scores), winner, self.state, forfeited)
-        data: dict[str, Any] = {"status": status, "scores": list(self.state.scores), "winner": winner, "steps": steps}
+        data: dict[str, Any] = {
+            "status": status,
+            "scores": list(self.state.scores),
+            "winner": winner,
+            "steps": steps,
+        }
         if forfeited:
             data["forfeited"] = list(forfeited)
         self._emit(ev.SESSION_FINISHED, data)

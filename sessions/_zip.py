@@ -43,14 +43,18 @@ def session_members(zf: zipfile.ZipFile, source: Path) -> tuple[str, list[tuple[
     for info in infos:
         _check_name(info.filename, source)
         if stat.S_ISLNK(info.external_attr >> 16):
-            raise SessionError(f"{source} is not a safe session archive: {info.filename!r} is a symbolic link.")
+            raise SessionError(
+                f"{source} is not a safe session archive: {info.filename!r} is a symbolic link."
+            )
     prefixes: set[str] = set()
     for info in infos:
         parts = PurePosixPath(info.filename).parts
         if parts and parts[-1] in _SESSION_FILES and len(parts) <= 2:
             prefixes.add(parts[0] + "/" if len(parts) == 2 else "")
     if not prefixes:
-        raise SessionError(f"{source} is not a PlayTrace session archive: it holds no manifest.json or events.jsonl.")
+        raise SessionError(
+            f"{source} is not a PlayTrace session archive: it holds no manifest.json or events.jsonl."
+        )
     if len(prefixes) > 1:
         raise SessionError(f"{source} holds several sessions; PlayTrace opens one session archive at a time.")
     prefix = prefixes.pop()
@@ -79,13 +83,17 @@ def extract_members(
     for info, rel in members:
         target = (base / rel).resolve()
         if not target.is_relative_to(base):
-            raise SessionError(f"{source} is not a safe session archive: {info.filename!r} points outside it.")
+            raise SessionError(
+                f"{source} is not a safe session archive: {info.filename!r} points outside it."
+            )
         target.parent.mkdir(parents=True, exist_ok=True)
         with zf.open(info) as src, open(target, "wb") as out:
             while chunk := src.read(1 << 20):
                 total += len(chunk)
                 if total > MAX_UNPACKED_BYTES:
-                    raise SessionError(f"{source} unpacks to more than {MAX_UNPACKED_BYTES >> 30} GiB; refused.")
+                    raise SessionError(
+                        f"{source} unpacks to more than {MAX_UNPACKED_BYTES >> 30} GiB; refused."
+                    )
                 out.write(chunk)
 
 
@@ -94,7 +102,9 @@ def open_zip(path: Path) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
-        raise SessionError(f"{path} is not a PlayTrace session archive: it is not a readable zip file.") from exc
+        raise SessionError(
+            f"{path} is not a PlayTrace session archive: it is not a readable zip file."
+        ) from exc
 
 
 def remove_tree(path: Path) -> None:

@@ -141,7 +141,11 @@ class Catalogue:
     def get(self, session_id: str) -> Path | None:
         """The folder of the session ``session_id``, if it is in this catalogue."""
         folder = self.root / session_id
-        return folder if (folder / schema.MANIFEST_FILE).is_file() or (folder / schema.EVENTS_FILE).is_file() else None
+        return (
+            folder
+            if (folder / schema.MANIFEST_FILE).is_file() or (folder / schema.EVENTS_FILE).is_file()
+            else None
+        )
 
     def rebuild_index(self) -> list[SessionSummary]:
         """Drop the cached index and list again from the manifests."""
@@ -178,7 +182,10 @@ class Catalogue:
         else:
             # A lost manifest: a session whose event log starts properly can still be listed.
             first = _first_line(folder / schema.EVENTS_FILE)
-            if first is None or first.get("type", first.get("kind")) not in ("session_started", "game_started"):
+            if first is None or first.get("type", first.get("kind")) not in (
+                "session_started",
+                "game_started",
+            ):
                 self._skip(folder, "not a PlayTrace session (no readable manifest.json or events.jsonl)")
                 return None
             data = first.get("data") if isinstance(first.get("data"), dict) else {}
@@ -190,12 +197,16 @@ class Catalogue:
                 options={},
                 created_at=first.get("ts") if isinstance(first.get("ts"), str) else "",
             )
-            self.warnings.append(f"{folder.name}: manifest.json is missing or unreadable; listed from events.jsonl")
+            self.warnings.append(
+                f"{folder.name}: manifest.json is missing or unreadable; listed from events.jsonl"
+            )
         return self._summarise(folder, manifest)
 
     def _summarise(self, folder: Path, m: dict[str, Any]) -> SessionSummary:
         players = [p for p in m.get("players") or [] if isinstance(p, (dict, str))]
-        labels = tuple(p if isinstance(p, str) else str(p.get("label") or p.get("spec") or "?") for p in players)
+        labels = tuple(
+            p if isinstance(p, str) else str(p.get("label") or p.get("spec") or "?") for p in players
+        )
         status = str(m.get("status") or schema.RUNNING)
         steps = m.get("steps") if isinstance(m.get("steps"), int) else 0
         scores = m.get("scores") if isinstance(m.get("scores"), list) else None
@@ -264,7 +275,11 @@ class Catalogue:
             raw = json.loads((self.root / INDEX_FILE).read_bytes())
         except (OSError, ValueError):
             return {}
-        if not isinstance(raw, dict) or raw.get("version") != _INDEX_VERSION or not isinstance(raw.get("entries"), dict):
+        if (
+            not isinstance(raw, dict)
+            or raw.get("version") != _INDEX_VERSION
+            or not isinstance(raw.get("entries"), dict)
+        ):
             return {}
         return raw["entries"]
 

@@ -142,7 +142,9 @@ class Session:
         """
         if not 0 <= step_index <= len(self.steps):
             raise IndexError(f"step {step_index} is outside 0..{len(self.steps)}")
-        state = self.initial_state_json if step_index == 0 else self.steps[step_index - 1]["data"].get("state")
+        state = (
+            self.initial_state_json if step_index == 0 else self.steps[step_index - 1]["data"].get("state")
+        )
         if not isinstance(state, dict):
             raise IndexError(f"the state at step {step_index} was not recorded")
         return state
@@ -179,14 +181,21 @@ class Session:
             scores = self.steps[-1]["data"]["scores"]
         else:
             scores = self.manifest.get("scores")
-        winner = _int_or_none(fin.get("winner")) if fin is not None else _int_or_none(self.manifest.get("winner"))
+        winner = (
+            _int_or_none(fin.get("winner")) if fin is not None else _int_or_none(self.manifest.get("winner"))
+        )
         listed = self.manifest.get("players")
         players = [p for p in listed if isinstance(p, dict)] if isinstance(listed, list) else []
         summary = {
             "id": self.id,
             "game": self.game_id,
             "players": [
-                {"seat": p.get("seat", i), "spec": p.get("spec"), "label": p.get("label"), "kind": p.get("kind")}
+                {
+                    "seat": p.get("seat", i),
+                    "spec": p.get("spec"),
+                    "label": p.get("label"),
+                    "kind": p.get("kind"),
+                }
                 for i, p in enumerate(players)
             ],
             "steps": len(self.steps),
@@ -290,7 +299,8 @@ def _read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
         except (ValueError, StopIteration):
             if i == last:
                 warnings.append(
-                    f"the last line of events.jsonl (line {i + 1}) is incomplete, probably cut off by a crash; skipped"
+                    f"the last line of events.jsonl (line {i + 1}) is incomplete, "
+                    "probably cut off by a crash; skipped"
                 )
             else:
                 bad.append(i + 1)
@@ -335,7 +345,9 @@ def _read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
     for type_, n in sorted(unknown.items()):
         warnings.append(f"{n} event(s) of unknown type {type_!r} kept as they are")
     for v in sorted(migrated_from):
-        warnings.append(f"events written with schema version {v} were upgraded to version {schema.SCHEMA_VERSION}")
+        warnings.append(
+            f"events written with schema version {v} were upgraded to version {schema.SCHEMA_VERSION}"
+        )
     if newer:
         warnings.append("some events were written by a newer PlayTrace; parts of them may not be shown")
     return events
@@ -405,7 +417,9 @@ def load_folder(folder: Path, *, source: Path | None = None, name: str | None = 
         if version < schema.SCHEMA_VERSION:
             warnings.insert(0, f"the manifest was written with schema version {version} and was upgraded")
         elif version > schema.SCHEMA_VERSION:
-            warnings.insert(0, f"the session was written by a newer PlayTrace (schema {version}); parts may be missing")
+            warnings.insert(
+                0, f"the session was written by a newer PlayTrace (schema {version}); parts may be missing"
+            )
         if events and events[0]["type"] != ev.SESSION_STARTED:
             warnings.append("events.jsonl does not start with session_started; the initial state is unknown")
     session = Session(folder, manifest, events, warnings, source)

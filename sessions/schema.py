@@ -82,7 +82,7 @@ MANIFEST_FIELDS: Final = (
 
 def utc_now_iso() -> str:
     """The current UTC time as ISO 8601 with milliseconds and a ``Z`` suffix."""
-    now = _dt.datetime.now(_dt.timezone.utc)
+    now = _dt.datetime.now(_dt.UTC)
     return now.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

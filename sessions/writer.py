@@ -50,6 +50,7 @@ class MatchLike(Protocol):
 
     def subscribe(self, listener: Any) -> None: ...
 
+
 # Events after which the file is fsynced: a completed step and the end of the session.
 _FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.SESSION_FINISHED})
 
@@ -215,7 +216,9 @@ class SessionWriter:
             except FileExistsError:  # two sessions in the same second drew the same 4 hex digits
                 continue
             except OSError as exc:
-                raise SessionError(f"cannot create a session folder in {root}: {exc.strerror or exc}") from exc
+                raise SessionError(
+                    f"cannot create a session folder in {root}: {exc.strerror or exc}"
+                ) from exc
         else:
             raise SessionError(f"cannot find a free session folder name in {root}")
         (path / schema.ATTACHMENTS_DIR).mkdir()
@@ -433,4 +436,3 @@ class SessionWriter:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close(schema.ERROR if exc_type is not None and not self._finished else None)
-

@@ -24,7 +24,8 @@ packages, watched = sys.argv[1].split(","), tuple(sys.argv[2].split(","))
 failed = {}
 for name in packages:
     pkg = importlib.import_module(name)
-    for info in pkgutil.walk_packages(pkg.__path__, name + ".", onerror=lambda n: failed.setdefault(n, "walk")):
+    on_error = lambda n: failed.setdefault(n, "walk")  # noqa: E731
+    for info in pkgutil.walk_packages(pkg.__path__, name + ".", onerror=on_error):
         try:
             importlib.import_module(info.name)
         except Exception as exc:
@@ -46,7 +47,11 @@ def _probe(packages: list[str], watched: list[str]) -> dict[str, object]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     proc = subprocess.run(
         [sys.executable, "-c", _PROBE, ",".join(packages), ",".join(watched)],
-        capture_output=True, text=True, timeout=120, cwd=REPO, env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -56,7 +61,11 @@ def test_import_linter_contracts_are_kept() -> None:
     lint_imports = Path(sys.executable).parent / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
     assert lint_imports.exists(), "import-linter is a test dependency (pip install -e '.[test]')"
     proc = subprocess.run(
-        [str(lint_imports), "--no-cache"], capture_output=True, text=True, timeout=300, cwd=REPO,
+        [str(lint_imports), "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
     )
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output

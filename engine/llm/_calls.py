@@ -310,7 +310,7 @@ class SDKClient(abc.ABC):
         """The :class:`LLMError` for one of :attr:`call_errors` raised during :meth:`complete`."""
         return self._api_error(exc, "the call failed", state, streaming=streaming)
 
-    def _request_error(self, exc: Exception) -> None:
+    def _request_error(self, exc: Exception) -> None:  # noqa: B027  (a hook: doing nothing is the default)
         """Look at a ``ValueError``/``TypeError``/``AttributeError`` raised before anything was sent.
 
         It is re-raised unchanged afterwards (a programming error, not a bad answer) unless this raises

@@ -130,8 +130,13 @@ class SimClient:
 
     def config(self) -> dict[str, Any]:
         """Everything that shapes this model's behaviour (for the session manifest)."""
-        return {"preset": self.name, "seed": self.seed, "latency": self.latency, "thinking": self.thinking,
-                **self.rates}
+        return {
+            "preset": self.name,
+            "seed": self.seed,
+            "latency": self.latency,
+            "thinking": self.thinking,
+            **self.rates,
+        }
 
     def set_context(self, context: SimContext | None) -> None:
         """Tell the simulated model the true game situation behind the next call."""
@@ -220,7 +225,8 @@ def _blind(prompt: str, rng: random.Random) -> str:
     """No context at all: pick a cell or a word from the prompt's legal list."""
     legal = re.findall(r"\(\d,\d\)", prompt)
     if re.search(r"chosen\s+move", prompt, re.IGNORECASE):
-        return f"I cannot see the whole position clearly.\nChosen Move: {rng.choice(legal) if legal else '(1,1)'}"
+        move = rng.choice(legal) if legal else "(1,1)"
+        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
     return f"thought: keeping it simple.\nmove: {rng.choice(['up', 'down', 'left', 'right'])}"
 
 
@@ -244,6 +250,8 @@ def parse_spec(spec: str) -> str:
         raise ValueError(f"{spec!r} is not a simulated-model spec (sim or sim:NAME)")
     name = name.strip() or "default"
     if name not in PRESETS:
-        raise ValueError(f"unknown simulated model {spec!r}; choose from: sim, " +
-                         ", ".join(f"sim:{n}" for n in PRESETS if n != "default"))
+        raise ValueError(
+            f"unknown simulated model {spec!r}; choose from: sim, "
+            + ", ".join(f"sim:{n}" for n in PRESETS if n != "default")
+        )
     return name

@@ -47,7 +47,9 @@ def test_budget_and_timeout_become_harness_options(qtbot: Any) -> None:
 def test_default_timeout_is_sixty_seconds_and_set_choice_restores_caps(qtbot: Any) -> None:
     dialog = _dialog(qtbot)
     editor = dialog.seat_editors[0]
-    editor.set_choice("anthropic:claude-sonnet-4-5", {"budget_soft_usd": 1.5, "budget_hard_usd": 3, "timeout_s": 90})
+    editor.set_choice(
+        "anthropic:claude-sonnet-4-5", {"budget_soft_usd": 1.5, "budget_hard_usd": 3, "timeout_s": 90}
+    )
     assert editor.budget_soft.text() == "1.5"
     assert editor.budget_hard.text() == "3"
     assert editor.timeout.value() == 90
@@ -151,7 +153,8 @@ def test_spend_text_variants() -> None:
     text, _ = spend_text({"models": 1, "usd": 0.1234, "tokens": 12_345, "calls": 2, "unknown": 0})
     assert text == "Spent $0.12 · 12k tokens"
     assert spend_text({"models": 1, "usd": 0, "tokens": 5, "calls": 1, "unknown": 1})[0].startswith(
-        "Spent price unknown")
+        "Spent price unknown"
+    )
 
 
 def test_cost_meter_budget_caps_and_retry_notice_in_the_window(window: Any, run: Any) -> None:
@@ -162,8 +165,13 @@ def test_cost_meter_budget_caps_and_retry_notice_in_the_window(window: Any, run:
     meter_texts: list[str] = []
     window.controller.sig_spend.connect(lambda _s: meter_texts.append(window.header.spend.text()))
     client = PricedClient()
-    options = {"client": client, "reflection": False, "memory": 0,
-               "budget_soft_usd": price * 1.5, "budget_hard_usd": price * 2.5}
+    options = {
+        "client": client,
+        "reflection": False,
+        "memory": 0,
+        "budget_soft_usd": price * 1.5,
+        "budget_hard_usd": price * 2.5,
+    }
     setup = GameSetup("2048", [SeatSetup("openai:gpt-4.1-mini", options)], seed=4, max_steps=10, delay=0)
 
     async def scenario() -> None:
@@ -193,8 +201,9 @@ def test_cost_meter_budget_caps_and_retry_notice_in_the_window(window: Any, run:
 
 
 def test_simulated_models_show_free(window: Any, run: Any) -> None:
-    setup = GameSetup("2048", [SeatSetup("sim", {"latency": 0, "reflection": False})], seed=2, max_steps=2,
-                      delay=0)
+    setup = GameSetup(
+        "2048", [SeatSetup("sim", {"latency": 0, "reflection": False})], seed=2, max_steps=2, delay=0
+    )
 
     async def scenario() -> None:
         await window.start_game(setup)

@@ -18,7 +18,9 @@ from tests.desktop.conftest import until
 
 
 def _fast_demo(**_kw: Any) -> GameSetup:
-    return GameSetup("tictactoe", [SeatSetup("sim", {"latency": 0.002}), SeatSetup("minimax")], seed=1, delay=0.05)
+    return GameSetup(
+        "tictactoe", [SeatSetup("sim", {"latency": 0.002}), SeatSetup("minimax")], seed=1, delay=0.05
+    )
 
 
 def test_demo_done_setting_round_trips_in_the_test_home() -> None:
@@ -47,7 +49,9 @@ def test_idle_window_shows_the_welcome_card(window: Any, qtbot: Any, run: Any) -
     window.show_welcome()
     assert window.game_stack.currentWidget() is window.welcome
     assert window.welcome.isVisible()
-    texts = [b.text() for b in (window.welcome.new_button, window.welcome.open_button, window.welcome.demo_button)]
+    texts = [
+        b.text() for b in (window.welcome.new_button, window.welcome.open_button, window.welcome.demo_button)
+    ]
     assert texts == ["New game (Ctrl+N)", "Open session (Ctrl+O)", "Play the demo"]
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     assert "Play the demo" in [a.text() for a in help_menu.actions()]
@@ -130,7 +134,9 @@ def _run_main(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
     return shown[0]
 
 
-def test_later_launch_opens_idle_and_demo_flag_forces_the_demo(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_later_launch_opens_idle_and_demo_flag_forces_the_demo(
+    qapp: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sessions
 
     settings = AppSettings()

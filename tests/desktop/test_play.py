@@ -23,12 +23,14 @@ def test_2048_played_with_the_keyboard_is_recorded(window: Any, qtbot: Any, run:
         await until(lambda: c.waiting_human() is not None, what="the human's turn")
         played: list[str] = []
         for _ in range(12):
-            await until(lambda: c.waiting_human() is not None and window.board.interactive, what="board ready")
+            await until(
+                lambda: c.waiting_human() is not None and window.board.interactive, what="board ready"
+            )
             legal = c.interactive_legal()
             action = legal[len(played) % len(legal)]
             before = c.count
             qtbot.keyClick(window.board, ARROWS[action])
-            await until(lambda: c.count == before + 1, what=f"{action} applied")
+            await until(lambda before=before: c.count == before + 1, what=f"{action} applied")
             played.append(action)
         return played
 
@@ -72,14 +74,16 @@ def test_tictactoe_by_clicking_cells_against_minimax(window: Any, qtbot: Any, ru
     async def scenario() -> None:
         window.start_game(GameSetup("tictactoe", [SeatSetup("human"), SeatSetup("minimax")], seed=1, delay=0))
         while True:
-            await until(lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
-                        what="my turn or the end")
+            await until(
+                lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
+                what="my turn or the end",
+            )
             if c.finished_status is not None:
                 return
             action = c.interactive_legal()[0]
             before = c.count
             qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point_for(window.board, action))
-            await until(lambda: c.count > before, what="click applied")
+            await until(lambda before=before: c.count > before, what="click applied")
 
     run(scenario())
     session = sessions.load_session(c.folder)
@@ -129,7 +133,9 @@ def _play_bot_game(window: Any, run: Any) -> Path:
     c = window.controller
 
     async def scenario() -> None:
-        window.start_game(GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("minimax")], seed=11, delay=0))
+        window.start_game(
+            GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("minimax")], seed=11, delay=0)
+        )
         await until(lambda: c.finished_status is not None, what="game over")
 
     run(scenario())

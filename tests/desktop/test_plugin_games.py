@@ -31,27 +31,37 @@ def test_the_new_game_dialog_offers_the_toys_and_explains_the_missing_one(window
     index = ids.index("needsdep")
     item = dialog.game.model().item(index)
     assert not item.isEnabled()
-    assert "pip install 'playtrace-toys[fancy]'" in str(dialog.game.itemData(index, Qt.ItemDataRole.ToolTipRole))
+    assert "pip install 'playtrace-toys[fancy]'" in str(
+        dialog.game.itemData(index, Qt.ItemDataRole.ToolTipRole)
+    )
     dialog.game.setCurrentIndex(ids.index("triple"))
     assert len(dialog.setup().seats) == 3
 
 
-def test_a_person_plays_three_seat_simultaneous_rounds_and_replays_them(window: Any, qtbot: Any, run: Any) -> None:
+def test_a_person_plays_three_seat_simultaneous_rounds_and_replays_them(
+    window: Any, qtbot: Any, run: Any
+) -> None:
     c = window.controller
 
     async def scenario() -> None:
-        setup = GameSetup("triple", [SeatSetup("human"), SeatSetup("random"), SeatSetup("sim", {"latency": 0})],
-                          seed=2, delay=0)
+        setup = GameSetup(
+            "triple",
+            [SeatSetup("human"), SeatSetup("random"), SeatSetup("sim", {"latency": 0})],
+            seed=2,
+            delay=0,
+        )
         window.start_game(setup)
         while True:
-            await until(lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
-                        what="my turn or the end")
+            await until(
+                lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
+                what="my turn or the end",
+            )
             if c.finished_status is not None:
                 return
             assert isinstance(window.board.renderer, TextRenderer)  # no renderer of its own: its text view
             before = c.count
             qtbot.keyClick(window.board, "1")
-            await until(lambda: c.count == before + 1, what="the round played")
+            await until(lambda before=before: c.count == before + 1, what="the round played")
 
     run(scenario())
     session = sessions.load_session(c.folder)
@@ -67,10 +77,13 @@ def test_a_person_at_high_card_sees_only_their_own_card(window: Any, qtbot: Any,
     c = window.controller
 
     async def scenario() -> None:
-        window.start_game(GameSetup("highcard", [SeatSetup("sim", {"latency": 0}), SeatSetup("human")],
-                                    seed=4, delay=0))
-        await until(lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
-                    what="my turn or the end")
+        window.start_game(
+            GameSetup("highcard", [SeatSetup("sim", {"latency": 0}), SeatSetup("human")], seed=4, delay=0)
+        )
+        await until(
+            lambda: c.finished_status is not None or (c.waiting_human() and window.board.interactive),
+            what="my turn or the end",
+        )
         if c.finished_status is None:  # the model bet: the person must call or fold
             full = c.current_state()
             shown = window.board.state
@@ -83,7 +96,9 @@ def test_a_person_at_high_card_sees_only_their_own_card(window: Any, qtbot: Any,
     assert any(e["type"] == "prompt_built" for e in events)
 
 
-def test_a_real_time_game_plays_the_default_action_for_a_silent_person(window: Any, qtbot: Any, run: Any) -> None:
+def test_a_real_time_game_plays_the_default_action_for_a_silent_person(
+    window: Any, qtbot: Any, run: Any
+) -> None:
     c = window.controller
 
     async def scenario() -> None:

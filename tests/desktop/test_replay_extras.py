@@ -19,7 +19,9 @@ def _finished_game(window: Any, run: Any) -> Path:
     c = window.controller
 
     async def scenario() -> None:
-        await window.start_game(GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("random")], seed=8, delay=0))
+        await window.start_game(
+            GameSetup("tictactoe", [SeatSetup("random"), SeatSetup("random")], seed=8, delay=0)
+        )
         await until(lambda: c.finished_status is not None, what="game over")
 
     run(scenario())
@@ -68,8 +70,11 @@ def test_hover_highlights_only_legal_cells_on_my_turn(window: Any, qtbot: Any, r
         window.refresh()
 
     run(scenario())
-    occupied = [a for a in ("(0,0)", "(0,1)", "(0,2)", "(1,0)", "(1,1)", "(1,2)", "(2,0)", "(2,1)", "(2,2)")
-                if a not in c.interactive_legal()]
+    occupied = [
+        a
+        for a in ("(0,0)", "(0,1)", "(0,2)", "(1,0)", "(1,1)", "(1,2)", "(2,0)", "(2,1)", "(2,2)")
+        if a not in c.interactive_legal()
+    ]
     free = c.interactive_legal()[0]
     _move(window.board, point_for(window.board, free))
     assert window.board.hover_action == free
@@ -103,7 +108,9 @@ def test_override_from_the_model_panel(window: Any, run: Any) -> None:
 
     async def scenario() -> tuple[str, str]:
         await window.start_game(
-            GameSetup("tictactoe", [SeatSetup("sim", {"latency": 0}), SeatSetup("random")], seed=6, paused=True)
+            GameSetup(
+                "tictactoe", [SeatSetup("sim", {"latency": 0}), SeatSetup("random")], seed=6, paused=True
+            )
         )
         await until(lambda: c.pacer is not None and c.pacer.waiting and c.model_to_act() == 0)
         c.ask()

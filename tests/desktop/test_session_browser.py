@@ -135,8 +135,9 @@ def test_delete_button_refuses_the_session_in_use(qtbot: Any, sessions_root: Pat
 
 def test_a_failed_export_is_reported_not_swallowed(qtbot: Any, sessions_root: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import sessions
     from PySide6.QtWidgets import QFileDialog
+
+    import sessions
 
     browser = _browser(qtbot, sessions_root)
     monkeypatch.setattr(QFileDialog, "getSaveFileName",

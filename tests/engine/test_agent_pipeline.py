@@ -20,12 +20,23 @@ from engine.players import Observation
 from engine.roster import make_player
 
 
-def play(game_id: str, specs: list[str], *, seed: int = 1, max_steps: int | None = None,
-         game_options: dict[str, Any] | None = None, render: Callable[[Any], bytes] | None = None,
-         **options: Any) -> tuple[MatchResult, list[Event], list[Any]]:
+def play(
+    game_id: str,
+    specs: list[str],
+    *,
+    seed: int = 1,
+    max_steps: int | None = None,
+    game_options: dict[str, Any] | None = None,
+    render: Callable[[Any], bytes] | None = None,
+    **options: Any,
+) -> tuple[MatchResult, list[Event], list[Any]]:
     game = engine.make(game_id, **(game_options or {}))
-    players = [make_player(spec, game, seed=seed + i, latency=0, **options) if spec.startswith("sim")
-               else make_player(spec, game, seed=seed + i) for i, spec in enumerate(specs)]
+    players = [
+        make_player(spec, game, seed=seed + i, latency=0, **options)
+        if spec.startswith("sim")
+        else make_player(spec, game, seed=seed + i)
+        for i, spec in enumerate(specs)
+    ]
     match = Match(game, players, seed=seed, max_steps=max_steps, render=render)
     events: list[Event] = []
     match.subscribe(events.append)
@@ -81,8 +92,11 @@ def test_full_2048_game_records_the_pipeline_in_order() -> None:
         assert len(reflections) == (1 if k >= 1 else 0)
         if reflections:
             # Reflection is its own model call, recorded before the prompt it feeds.
-            assert first(step_events, ev.MODEL_CALL_STARTED, purpose="reflection") < first(
-                step_events, ev.REFLECTION) < first(step_events, ev.PROMPT_BUILT)
+            assert (
+                first(step_events, ev.MODEL_CALL_STARTED, purpose="reflection")
+                < first(step_events, ev.REFLECTION)
+                < first(step_events, ev.PROMPT_BUILT)
+            )
             prompt = step_events[first(step_events, ev.PROMPT_BUILT)].data["user"]
             assert reflections[0].data["text"] in prompt
             assert reflections[0].data["words"] < 100
@@ -112,8 +126,11 @@ def test_full_tictactoe_game_verifies_intermediate_answers() -> None:
         checks = [e.data for e in step_events if e.type == ev.VERIFICATION]
         assert [c["key"] for c in checks] == [1, 2]
         assert all(c["correct"] and c["detail"]["label"] in ("TP", "TN") for c in checks)
-        assert first(step_events, ev.ACTION_PARSED) < first(step_events, ev.VERIFICATION) < first(
-            step_events, ev.DECISION)
+        assert (
+            first(step_events, ev.ACTION_PARSED)
+            < first(step_events, ev.VERIFICATION)
+            < first(step_events, ev.DECISION)
+        )
         # Each seat reflects from its own second decision on (steps 2, 3, ...).
         assert len([e for e in step_events if e.type == ev.REFLECTION]) == (1 if k >= 2 else 0)
     verified = [e.data for e in events if e.type == ev.VERIFICATION]
@@ -140,8 +157,13 @@ def test_reflection_off_means_no_reflection_calls() -> None:
 
 
 def test_format_errors_are_reasked_then_fallback_is_recorded() -> None:
-    result, events, _ = play("2048", ["sim:perfect"], max_steps=3, format_error_rate=1.0,
-                             invalid_policy={"retries": 2, "fallback": "random"})
+    result, events, _ = play(
+        "2048",
+        ["sim:perfect"],
+        max_steps=3,
+        format_error_rate=1.0,
+        invalid_policy={"retries": 2, "fallback": "random"},
+    )
     assert result.status == "max_steps" and result.steps == 3
     for step_events in by_step(events).values():
         failures = [e for e in step_events if e.type == ev.ACTION_UNPARSABLE]
@@ -158,15 +180,24 @@ def test_format_errors_are_reasked_then_fallback_is_recorded() -> None:
 
 
 def test_noop_fallback_without_a_noop_action_says_so() -> None:
-    _, events, _ = play("2048", ["sim:perfect"], max_steps=1, format_error_rate=1.0,
-                        invalid_policy={"retries": 0, "fallback": "noop"})
+    _, events, _ = play(
+        "2048",
+        ["sim:perfect"],
+        max_steps=1,
+        format_error_rate=1.0,
+        invalid_policy={"retries": 0, "fallback": "noop"},
+    )
     decision = next(e.data for e in events if e.type == ev.DECISION)
     assert decision["policy"] == "random" and "no no-op action" in decision["fallback_reason"]
 
 
 def test_forfeit_policy_ends_the_match() -> None:
-    result, events, _ = play("tictactoe", ["sim:perfect", "random"], format_error_rate=1.0,
-                             invalid_policy={"retries": 1, "fallback": "forfeit"})
+    result, events, _ = play(
+        "tictactoe",
+        ["sim:perfect", "random"],
+        format_error_rate=1.0,
+        invalid_policy={"retries": 1, "fallback": "forfeit"},
+    )
     assert result.status == "forfeit" and result.steps == 0 and result.winner == 1
     decision = next(e.data for e in events if e.type == ev.DECISION)
     assert decision["forfeit"] is True and decision["policy"] == "forfeit" and decision["action"] is None
@@ -175,8 +206,12 @@ def test_forfeit_policy_ends_the_match() -> None:
 
 
 def test_illegal_moves_are_recorded_and_reasked() -> None:
-    _, events, _ = play("tictactoe", ["sim:perfect", "sim:perfect"], illegal_rate=1.0,
-                        invalid_policy={"retries": 1, "fallback": "random"})
+    _, events, _ = play(
+        "tictactoe",
+        ["sim:perfect", "sim:perfect"],
+        illegal_rate=1.0,
+        invalid_policy={"retries": 1, "fallback": "random"},
+    )
     illegal = [e.data for e in events if e.type == ev.ACTION_ILLEGAL]
     assert illegal and all("taken" in d["error"] for d in illegal)
 
@@ -192,8 +227,13 @@ class ScriptedClient:
         self.requests: list[Request] = []
         self.repeat_last = repeat_last
 
-    async def complete(self, request: Request, *, on_delta: Callable[[Delta], None] | None = None,
-                       on_retry: Callable[[RetryNotice], None] | None = None) -> Completion:
+    async def complete(
+        self,
+        request: Request,
+        *,
+        on_delta: Callable[[Delta], None] | None = None,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> Completion:
         self.requests.append(request)
         item = self.script[0] if (len(self.script) == 1 and self.repeat_last) else self.script.pop(0)
         if isinstance(item, BaseException):
@@ -211,8 +251,9 @@ class ScriptedClient:
 def test_api_failure_is_recorded_and_the_game_continues() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("service unavailable", kind="server", status=503)])
-    player = make_model_player("openai:fake-1", game, client=client, seed=0,
-                               invalid_policy={"retries": 1, "fallback": "random"})
+    player = make_model_player(
+        "openai:fake-1", game, client=client, seed=0, invalid_policy={"retries": 1, "fallback": "random"}
+    )
     match = Match(game, [player], seed=2, max_steps=3)
     events: list[Event] = []
     match.subscribe(events.append)
@@ -228,8 +269,13 @@ def test_api_failure_is_recorded_and_the_game_continues() -> None:
 def test_a_recovered_call_uses_the_answer_and_the_prompt_is_what_was_sent() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("timed out", kind="timeout"), "thought: merge.\n**Move:** Left"])
-    player = make_model_player("openai:fake-1", game, client=client, reflection=False,
-                               prices={"input_per_mtok": 1.0, "output_per_mtok": 2.0})
+    player = make_model_player(
+        "openai:fake-1",
+        game,
+        client=client,
+        reflection=False,
+        prices={"input_per_mtok": 1.0, "output_per_mtok": 2.0},
+    )
     obs_events: list[Event] = []
     state = game.initial_state(seed=4)
     obs = Observation(game, state, 0, tuple(state.legal_actions(0)), emit=obs_events.append)
@@ -260,8 +306,9 @@ def test_hopeless_errors_forfeit_without_retrying() -> None:
 def test_a_silent_server_ends_the_decision_after_two_timed_out_calls() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("no answer in time", kind="timeout")])
-    player = make_model_player("openai:x", game, client=client, reflection=False,
-                               invalid_policy={"retries": 5, "fallback": "random"})
+    player = make_model_player(
+        "openai:x", game, client=client, reflection=False, invalid_policy={"retries": 5, "fallback": "random"}
+    )
     state = game.initial_state(seed=1)
     decision = asyncio.run(player.act(Observation(game, state, 0, tuple(state.legal_actions(0)))))
     assert len(client.requests) == 2
@@ -271,8 +318,9 @@ def test_a_silent_server_ends_the_decision_after_two_timed_out_calls() -> None:
 def test_a_torn_stream_keeps_its_partial_text() -> None:
     game = engine.make("2048")
     client = ScriptedClient([LLMError("stream cut", kind="stream", partial="thought: merge left")])
-    player = make_model_player("openai:x", game, client=client, reflection=False,
-                               invalid_policy={"retries": 0, "fallback": "random"})
+    player = make_model_player(
+        "openai:x", game, client=client, reflection=False, invalid_policy={"retries": 0, "fallback": "random"}
+    )
     state = game.initial_state(seed=1)
     recorded: list[Any] = []
     obs = Observation(game, state, 0, tuple(state.legal_actions(0)), emit=recorded.append)
@@ -286,9 +334,15 @@ def test_a_torn_stream_keeps_its_partial_text() -> None:
 
 def test_budget_soft_cap_warns_and_hard_cap_forfeits() -> None:
     # About 1000 tokens per call at $1000 per million tokens: roughly $1 per call.
-    result, events, players = play("2048", ["sim:perfect"], max_steps=50, reflection=False,
-                                   prices={"input_per_mtok": 1000.0, "output_per_mtok": 1000.0},
-                                   budget_soft_usd=1.5, budget_hard_usd=3.0)
+    result, events, players = play(
+        "2048",
+        ["sim:perfect"],
+        max_steps=50,
+        reflection=False,
+        prices={"input_per_mtok": 1000.0, "output_per_mtok": 1000.0},
+        budget_soft_usd=1.5,
+        budget_hard_usd=3.0,
+    )
     assert result.status == "forfeit" and 1 < result.steps < 50
     budget = [e.data for e in events if e.type == ev.ERROR and e.data.get("where") == "budget"]
     assert [d["cap"] for d in budget] == ["soft", "hard"]
@@ -302,7 +356,9 @@ def test_budget_soft_cap_warns_and_hard_cap_forfeits() -> None:
 
 def test_image_perception_sends_the_rendered_png() -> None:
     png = b"\x89PNG\r\n\x1a\nfake"
-    _, events, players = play("2048", ["sim:perfect"], max_steps=1, perception="both", render=lambda s, **_: png)
+    _, events, players = play(
+        "2048", ["sim:perfect"], max_steps=1, perception="both", render=lambda s, **_: png
+    )
     built = next(e for e in events if e.type == ev.PROMPT_BUILT)
     assert built.blobs["image"].data == png and built.data["images"] == 1
     assert built.data["perception"] == {"requested": "both", "used": "both"}

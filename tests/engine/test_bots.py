@@ -9,11 +9,11 @@ import time
 import pytest
 
 import engine
-from engine.games.g2048.bots import ExpectimaxBot, GreedyBot, heuristic
-from engine.games.tictactoe.bots import MinimaxBot, position_value
 from engine.core import Game, State
 from engine.games.g2048 import State2048, move_board
+from engine.games.g2048.bots import ExpectimaxBot, GreedyBot, heuristic
 from engine.games.tictactoe import TicTacToeState
+from engine.games.tictactoe.bots import MinimaxBot, position_value
 from engine.players import Decision, Observation, Player
 from engine.roster import bots_for, make_player
 
@@ -50,7 +50,11 @@ def test_perfect_play_is_a_draw() -> None:
     assert position_value(("",) * 9) == 0
     game = engine.make("tictactoe")
     for seed in range(4):
-        final = play(game, [make_player("minimax", game, seed=seed), make_player("minimax", game, seed=seed + 100)], seed)
+        final = play(
+            game,
+            [make_player("minimax", game, seed=seed), make_player("minimax", game, seed=seed + 100)],
+            seed,
+        )
         assert final.scores == (0.5, 0.5)
 
 
@@ -106,8 +110,12 @@ def test_bot_latency_is_the_search_time_in_milliseconds(monkeypatch: pytest.Monk
 
 def test_minimax_tie_breaks_are_seeded() -> None:
     game = engine.make("tictactoe")
-    first = [decide(make_player("minimax", game, seed=s), game, game.initial_state()).action for s in range(8)]
-    again = [decide(make_player("minimax", game, seed=s), game, game.initial_state()).action for s in range(8)]
+    first = [
+        decide(make_player("minimax", game, seed=s), game, game.initial_state()).action for s in range(8)
+    ]
+    again = [
+        decide(make_player("minimax", game, seed=s), game, game.initial_state()).action for s in range(8)
+    ]
     assert first == again
     assert len(set(first)) > 1  # all nine openings draw, so seeds pick different ones
 
@@ -116,7 +124,9 @@ def test_expectimax_beats_random() -> None:
     game = engine.make("2048")
     bot_scores, random_scores = [], []
     for seed in range(3):
-        bot_scores.append(play(game, [make_player("expectimax", game, seed=seed)], seed, max_steps=250).scores[0])
+        bot_scores.append(
+            play(game, [make_player("expectimax", game, seed=seed)], seed, max_steps=250).scores[0]
+        )
         random_scores.append(play(game, [make_player("random", game, seed=seed)], seed).scores[0])
     assert statistics.mean(bot_scores) > 2 * statistics.mean(random_scores)
 
@@ -158,4 +168,6 @@ def test_greedy_takes_the_biggest_merge() -> None:
     state = State2048(board=((2, 2, 0, 0), (8, 0, 0, 0), (8, 0, 0, 0), (0, 0, 0, 0)), seed=0)
     decision = decide(make_player("greedy", game, seed=0), game, state)
     assert decision.action in ("up", "down")  # merges the two 8s (+16) rather than the 2s (+4)
-    assert decision.values == {a: float(move_board(state.board, a)[1]) for a in ("up", "down", "left", "right")}
+    assert decision.values == {
+        a: float(move_board(state.board, a)[1]) for a in ("up", "down", "left", "right")
+    }

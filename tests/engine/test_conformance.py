@@ -71,7 +71,7 @@ def test_playout_contract(game: Game, seed: int) -> None:
         assert isinstance(state.text(), str) and state.text()
         for seat in range(game.num_seats):
             assert isinstance(state.text(seat), str)
-    for before, after in zip(states, states[1:]):
+    for before, after in zip(states, states[1:], strict=False):
         transition = game.transition(before, after)
         assert len(transition.rewards) == game.num_seats
 

@@ -117,7 +117,7 @@ def test_unchanged_board_counts_towards_stagnation(game: Game2048) -> None:
         state = state.apply("left")
         assert state.board == b and state.stagnant == turn and state.spawned is None
         assert state.merged_sum == 0 and state.step == turn
-        assert game.transition(before, state) .rewards == (0,)
+        assert game.transition(before, state).rewards == (0,)
         assert not game.transition(before, state).changed
     assert state.is_over and state.stalled
     assert state.to_act == () and state.legal_actions() == []
@@ -164,7 +164,11 @@ def test_text_views() -> None:
     assert "1024" in text and "Score (merged sum): 30" in text and "Max tile: 1024" in text
     assert text.splitlines()[0].split() == [".", ".", "8", "."]
     table = state.text_table().splitlines()
-    assert table[:3] == ["Tile 8 at (row 0, col 2)", "Tile 2 at (row 2, col 0)", "Tile 1024 at (row 3, col 3)"]
+    assert table[:3] == [
+        "Tile 8 at (row 0, col 2)",
+        "Tile 2 at (row 2, col 0)",
+        "Tile 1024 at (row 3, col 3)",
+    ]
     assert table[3].startswith("Empty cells: (row 0, col 0)")
     assert len(empty_cells(b)) == 13
 

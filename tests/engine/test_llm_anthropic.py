@@ -14,7 +14,7 @@ from engine.llm import pricing
 from engine.llm.anthropic_client import AnthropicClient
 from engine.llm.base import Completion, Delta, ImagePart, LLMError, Message, Request, RetryNotice
 from tests.engine.llm_helpers import cancel_once_sent, complete_with, disconnects_seen, failure_of, run
-from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn, loopback  # noqa: F401
+from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn
 
 KEY = "sk-ant-test-0123456789abcdef"
 MODEL = "claude-haiku-4-5"

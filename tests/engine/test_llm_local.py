@@ -15,7 +15,7 @@ from engine.llm.base import LLMClient, LLMError
 from engine.llm.factory import ModelSpec, make_client, parse_spec
 from engine.llm.local import PRESETS, HealthReport, health_check, resolve_base_url, tiny_png
 from engine.llm.openai_client import OpenAIClient
-from tests.loopback import Fail, LoopbackServer, loopback  # noqa: F401
+from tests.loopback import Fail, LoopbackServer
 
 
 def check(base_url: str, model: str, **kw: object) -> HealthReport:

@@ -16,7 +16,7 @@ from engine.llm import pricing
 from engine.llm.base import Completion, Delta, ImagePart, LLMError, Message, Request, RetryNotice
 from engine.llm.openai_client import REASONING_ALLOWANCE, OpenAIClient, is_reasoning_model
 from tests.engine.llm_helpers import cancel_once_sent, complete_with, disconnects_seen, failure_of, run
-from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn, loopback  # noqa: F401
+from tests.loopback import Answer, Fail, Garbage, LoopbackServer, Slow, Torn
 
 KEY = "sk-test-0123456789abcdef"
 

@@ -13,7 +13,7 @@ from engine import events as ev
 from engine.core import IllegalActionError
 from engine.events import Event
 from engine.match import Match, MatchResult, Pacer
-from engine.players import BOT, HumanPlayer, Decision, Observation
+from engine.players import BOT, Decision, HumanPlayer, Observation
 from engine.roster import make_player
 
 T = TypeVar("T")
@@ -68,7 +68,7 @@ def test_random_vs_minimax_event_sequence() -> None:
             assert decision.data["source"] == "bot" and decision.data["values"]
             assert decision.data["action"] in decision.data["values"]
             assert decision.data["rationale"]
-    for decision, applied_event in zip(decisions, applied):
+    for decision, applied_event in zip(decisions, applied, strict=True):
         assert applied_event.data["actions"] == {str(decision.seat): decision.data["action"]}
     assert game.state_from_json(applied[-1].data["state"]) == result.final_state
     assert applied[-1].data["is_over"] and not applied[0].data["is_over"]
@@ -169,7 +169,9 @@ def test_pacer_delay_is_respected() -> None:
 
 def test_max_steps_status() -> None:
     game = engine.make("tictactoe")
-    match = Match(game, [make_player("random", game, seed=0), make_player("random", game, seed=1)], max_steps=3)
+    match = Match(
+        game, [make_player("random", game, seed=0), make_player("random", game, seed=1)], max_steps=3
+    )
     events = collect(match)
     result = run(match.run)
     assert result.status == "max_steps" and result.steps == 3 and not result.final_state.is_over
@@ -241,7 +243,9 @@ def test_review_can_override_a_bot_decision() -> None:
         # Always take the last legal cell instead of what the bot proposed.
         return Decision(obs.legal_actions[-1], source="human", rationale="override")
 
-    match = Match(game, [make_player("minimax", game, seed=0), make_player("minimax", game, seed=1)], review=review)
+    match = Match(
+        game, [make_player("minimax", game, seed=0), make_player("minimax", game, seed=1)], review=review
+    )
     events = collect(match)
     run(match.run)
     first = [e for e in events if e.type == ev.ACTION_APPLIED][0]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine
 from engine.agent.parse import ILLEGAL, OK, UNPARSABLE, ParseResult, extract_tags, parse_answer
 from engine.games.tictactoe import TicTacToeState
 

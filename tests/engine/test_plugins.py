@@ -146,12 +146,12 @@ def test_no_seat_receives_another_seats_card(toys: None) -> None:
     import renderers
 
     game = engine.make("highcard")
+    fallback = renderers.fallback()
     for seed in range(12):
         spies = [
             Spy(make_player("sim", game, seed=seed, latency=0, perception="both")),
             Spy(make_player("cardsense", game, seed=seed)),
         ]
-        fallback = renderers.fallback()
         match = Match(game, spies, seed=seed, render=lambda s, grid_labels=True: fallback.png(s, 96, 96))
         events: list[Event] = []
         match.subscribe(events.append)

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests.renderers.render_helpers import g2048_board, g2048_state, pixels, ttt_state
 from PySide6.QtGui import QImage
 
 import renderers
+from tests.renderers.render_helpers import g2048_board, g2048_state, pixels, ttt_state
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 #: Mean absolute per-channel difference (0-255) a matching image may have.

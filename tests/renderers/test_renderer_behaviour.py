@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QImage, QPainter
-from tests.renderers.render_helpers import changed_mask, g2048_board, g2048_state, pixels, ttt_state
 
 import assets
 import engine
 import renderers
-from renderers.text import TextRenderer
 from renderers import base
 from renderers.g2048 import BOARD_COLOR, G2048Renderer
+from renderers.text import TextRenderer
 from renderers.tictactoe import TicTacToeRenderer, parse_cell
+from tests.renderers.render_helpers import changed_mask, g2048_board, g2048_state, pixels, ttt_state
 
 REPO = Path(__file__).resolve().parents[2]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

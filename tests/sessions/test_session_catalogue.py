@@ -33,7 +33,12 @@ def test_catalogue_lists_sessions_and_skips_broken_folders(root: Path) -> None:
     cat = Catalogue(root)
     rows = {s.id: s for s in cat.list()}
     assert set(rows) == {ttt.name, g2048.name, lost.path.name}
-    assert sorted(w.split(":")[0] for w in cat.warnings if "skipped" in w) == ["empty", "foreign", "garbage", "photos"]
+    assert sorted(w.split(":")[0] for w in cat.warnings if "skipped" in w) == [
+        "empty",
+        "foreign",
+        "garbage",
+        "photos",
+    ]
     assert any(lost.path.name in w and "listed from events.jsonl" in w for w in cat.warnings)
 
     t = rows[ttt.name]
@@ -117,8 +122,16 @@ def test_a_manifest_of_the_wrong_shape_does_not_hide_the_others(root: Path) -> N
     bad = root / "20260101-000000_2048_beef"
     bad.mkdir()
     (bad / "manifest.json").write_text(
-        json.dumps({"format": "playtrace-session", "schema_version": 1, "id": bad.name, "game": "2048",
-                    "status": "completed", "players": 5}),
+        json.dumps(
+            {
+                "format": "playtrace-session",
+                "schema_version": 1,
+                "id": bad.name,
+                "game": "2048",
+                "status": "completed",
+                "players": 5,
+            }
+        ),
         "utf-8",
     )
     catalogue = Catalogue(root, use_index=False)

@@ -18,7 +18,9 @@ from session_helpers import record_match, start_event
 def _session_with_image(root: Path) -> SessionWriter:
     writer = SessionWriter.create(root, game="fake", players=[], seed=None, options={})
     writer.append(start_event())
-    writer.append(Event(ev.PROMPT_BUILT, {"system": "s", "user": "u"}, step=0, blobs={"image": Blob(b"PNGDATA")}))
+    writer.append(
+        Event(ev.PROMPT_BUILT, {"system": "s", "user": "u"}, step=0, blobs={"image": Blob(b"PNGDATA")})
+    )
     writer.close("completed")
     return writer
 
@@ -31,7 +33,9 @@ def test_zip_round_trip(root: Path, tmp_path: Path) -> None:
     archive = export_zip(folder, out)
     assert archive == out / f"{original.id}.session.zip"
     with zipfile.ZipFile(archive) as zf:
-        assert sorted(zf.namelist()) == sorted([f"{original.id}/manifest.json", f"{original.id}/events.jsonl"])
+        assert sorted(zf.namelist()) == sorted(
+            [f"{original.id}/manifest.json", f"{original.id}/events.jsonl"]
+        )
 
     # Opened straight from the archive ...
     from_zip = load_session(archive)
@@ -61,17 +65,31 @@ def test_attachments_travel_in_the_zip(root: Path, tmp_path: Path) -> None:
 
 
 def _evil_zip(path: Path, root_inside: str, evil_name: str) -> Path:
-    good = {"format": "playtrace-session", "schema_version": 1, "id": "s1", "game": "fake", "status": "completed"}
+    good = {
+        "format": "playtrace-session",
+        "schema_version": 1,
+        "id": "s1",
+        "game": "fake",
+        "status": "completed",
+    }
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(f"{root_inside}manifest.json", json.dumps(good))
-        zf.writestr(f"{root_inside}events.jsonl", json.dumps({"v": 1, "type": "session_started", "data": {}}) + "\n")
+        zf.writestr(
+            f"{root_inside}events.jsonl", json.dumps({"v": 1, "type": "session_started", "data": {}}) + "\n"
+        )
         zf.writestr(evil_name, "pwned")
     return path
 
 
 @pytest.mark.parametrize(
     "evil",
-    ["../../evil.txt", "s1/attachments/../../../evil.txt", "/tmp/evil.txt", "C:/evil.txt", "s1\\..\\..\\evil.txt"],
+    [
+        "../../evil.txt",
+        "s1/attachments/../../../evil.txt",
+        "/tmp/evil.txt",
+        "C:/evil.txt",
+        "s1\\..\\..\\evil.txt",
+    ],
 )
 def test_zip_slip_is_refused(tmp_path: Path, evil: str) -> None:
     archive = _evil_zip(tmp_path / "evil.zip", "s1/", evil)
@@ -87,7 +105,7 @@ def test_symlink_member_is_refused(tmp_path: Path) -> None:
     archive = _evil_zip(tmp_path / "link.zip", "s1/", "s1/readme.txt")
     with zipfile.ZipFile(archive, "a") as zf:
         info = zipfile.ZipInfo("s1/attachments/sha256-" + "a" * 64 + ".png")
-        info.external_attr = (0o120777 << 16)
+        info.external_attr = 0o120777 << 16
         zf.writestr(info, "/etc/passwd")
     with pytest.raises(SessionError, match="symbolic link"):
         import_zip(archive, tmp_path / "root")

@@ -35,14 +35,42 @@ def _write_v0_session(folder: Path) -> None:
     empty = {"cells": [""] * 9, "last_action": None, "game": "tictactoe"}
     after = {"cells": ["X"] + [""] * 8, "last_action": "(0,0)", "game": "tictactoe"}
     lines = [
-        {"schema_version": 0, "seq": 0, "ts": "2026-10-01T12:00:00Z", "kind": "game_started", "step": 0,
-         "seat": None, "data": {"game": "tictactoe", "state": empty}},
-        {"schema_version": 0, "seq": 1, "ts": "2026-10-01T12:00:01Z", "kind": "decision", "step": 0, "seat": 0,
-         "data": {"action": "(0,0)", "source": "bot"}},
-        {"schema_version": 0, "seq": 2, "ts": "2026-10-01T12:00:01Z", "kind": "action_applied", "step": 0,
-         "seat": None, "data": {"actions": {"0": "(0,0)"}, "scores": [1, 0], "state": after}},
-        {"schema_version": 0, "seq": 3, "ts": "2026-10-01T12:00:02Z", "kind": "game_finished", "step": 1,
-         "seat": None, "data": {"status": "completed", "scores": [1, 0], "winner": 0, "steps": 1}},
+        {
+            "schema_version": 0,
+            "seq": 0,
+            "ts": "2026-10-01T12:00:00Z",
+            "kind": "game_started",
+            "step": 0,
+            "seat": None,
+            "data": {"game": "tictactoe", "state": empty},
+        },
+        {
+            "schema_version": 0,
+            "seq": 1,
+            "ts": "2026-10-01T12:00:01Z",
+            "kind": "decision",
+            "step": 0,
+            "seat": 0,
+            "data": {"action": "(0,0)", "source": "bot"},
+        },
+        {
+            "schema_version": 0,
+            "seq": 2,
+            "ts": "2026-10-01T12:00:01Z",
+            "kind": "action_applied",
+            "step": 0,
+            "seat": None,
+            "data": {"actions": {"0": "(0,0)"}, "scores": [1, 0], "state": after},
+        },
+        {
+            "schema_version": 0,
+            "seq": 3,
+            "ts": "2026-10-01T12:00:02Z",
+            "kind": "game_finished",
+            "step": 1,
+            "seat": None,
+            "data": {"status": "completed", "scores": [1, 0], "winner": 0, "steps": 1},
+        },
     ]
     (folder / "events.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
 
@@ -53,7 +81,11 @@ def test_v0_session_is_upgraded_on_load(tmp_path: Path) -> None:
     before = (folder / "events.jsonl").read_bytes()
     session = load_session(folder)
     assert [e["type"] for e in session.events] == [
-        "session_started", "decision", "action_applied", "session_finished"]
+        "session_started",
+        "decision",
+        "action_applied",
+        "session_finished",
+    ]
     assert all(e["v"] == SCHEMA_VERSION and "call" in e and e["call"] is None for e in session.events)
     assert session.events[1]["seat"] == 0 and session.events[1]["data"]["action"] == "(0,0)"
     m = session.manifest
@@ -92,11 +124,17 @@ def test_newer_schema_loads_with_a_warning(tmp_path: Path) -> None:
     folder = tmp_path / "future"
     _write_v0_session(folder)
     m = json.loads((folder / "manifest.json").read_text("utf-8"))
-    m.update(schema_version=7, created_at=m.pop("created"), id="future",
-             players=[{"seat": 0, "spec": "random", "label": "Random", "kind": "bot"}])
+    m.update(
+        schema_version=7,
+        created_at=m.pop("created"),
+        id="future",
+        players=[{"seat": 0, "spec": "random", "label": "Random", "kind": "bot"}],
+    )
     (folder / "manifest.json").write_text(json.dumps(m), "utf-8")
     (folder / "events.jsonl").write_text(
-        json.dumps({"v": 7, "seq": 0, "type": "session_started", "step": 0, "data": {"state": {}}}) + "\n", "utf-8")
+        json.dumps({"v": 7, "seq": 0, "type": "session_started", "step": 0, "data": {"state": {}}}) + "\n",
+        "utf-8",
+    )
     session = load_session(folder)
     assert any("newer PlayTrace" in w for w in session.warnings)
     assert session.events[0]["type"] == "session_started"

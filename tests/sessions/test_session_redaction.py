@@ -42,40 +42,75 @@ def test_secrets_never_reach_disk(root: Path, monkeypatch: pytest.MonkeyPatch) -
             {
                 "provider": "openai",
                 "model": "gpt-x",
-                "params": {"api_key": OPENAI_KEY, "max_tokens": 512, "password": "hunter22", "token": "t0k3n-value"},
+                "params": {
+                    "api_key": OPENAI_KEY,
+                    "max_tokens": 512,
+                    "password": "hunter22",
+                    "token": "t0k3n-value",
+                },
                 "client": {"apiKey": ANTHROPIC_KEY, "base_url": "http://localhost:8000/v1"},
             },
-            step=0, seat=0, call=1,
+            step=0,
+            seat=0,
+            call=1,
         )
     )
     writer.append(
         Event(
             ev.MODEL_CALL_FAILED,
-            {"error": f"401 Unauthorized: invalid key {OPENAI_KEY}; sent Authorization: Bearer {BEARER} "
-                      f"and {ANTHROPIC_KEY}, env {ENV_KEY}, typed {TYPED_KEY}", "kind": "auth"},
-            step=0, seat=0, call=1,
+            {
+                "error": f"401 Unauthorized: invalid key {OPENAI_KEY}; sent Authorization: Bearer {BEARER} "
+                f"and {ANTHROPIC_KEY}, env {ENV_KEY}, typed {TYPED_KEY}",
+                "kind": "auth",
+            },
+            step=0,
+            seat=0,
+            call=1,
         )
     )
     writer.append(
-        Event(ev.MODEL_CALL_FINISHED, {"latency_ms": 5, "input_tokens": 10, "output_tokens": 3,
-                                       "reasoning_tokens": 2, "cost_usd": 0.0}, step=0, seat=0, call=2)
+        Event(
+            ev.MODEL_CALL_FINISHED,
+            {"latency_ms": 5, "input_tokens": 10, "output_tokens": 3, "reasoning_tokens": 2, "cost_usd": 0.0},
+            step=0,
+            seat=0,
+            call=2,
+        )
     )
     writer.update_manifest(extra={"note": f"key was {OPENAI_KEY}", "secret": "shh-very-secret"})
     writer.close("aborted")
 
     blob = _all_bytes(writer.path)
-    for secret in (OPENAI_KEY, ANTHROPIC_KEY, BEARER, ENV_KEY, TYPED_KEY, "hunter22", "t0k3n-value",
-                   "shh-very-secret", "sk-proj", "sk-ant"):
+    for secret in (
+        OPENAI_KEY,
+        ANTHROPIC_KEY,
+        BEARER,
+        ENV_KEY,
+        TYPED_KEY,
+        "hunter22",
+        "t0k3n-value",
+        "shh-very-secret",
+        "sk-proj",
+        "sk-ant",
+    ):
         assert secret.encode() not in blob, secret
     assert b'"api_key"' not in blob and b"apiKey" not in blob and b"Authorization" not in blob
 
     # What is not secret is kept: token counters, budgets, the masked message's context.
     session = load_session(writer.path)
-    started, failed, finished = session.events[1]["data"], session.events[2]["data"], session.events[3]["data"]
+    started, failed, finished = (
+        session.events[1]["data"],
+        session.events[2]["data"],
+        session.events[3]["data"],
+    )
     assert started["params"] == {"max_tokens": 512}
     assert started["client"] == {"base_url": "http://localhost:8000/v1"}
     assert failed["error"].startswith("401 Unauthorized: invalid key " + MASK)
-    assert finished["input_tokens"] == 10 and finished["output_tokens"] == 3 and finished["reasoning_tokens"] == 2
+    assert (
+        finished["input_tokens"] == 10
+        and finished["output_tokens"] == 3
+        and finished["reasoning_tokens"] == 2
+    )
     assert session.manifest["harness"] == {"0": {"temperature": 0.2, "thinking_budget": 1024}}
     assert session.manifest["extra"] == {"note": f"key was {MASK}"}
 
@@ -94,10 +129,21 @@ def test_environment_dump_is_never_written(root: Path, monkeypatch: pytest.Monke
 @pytest.mark.parametrize(
     ("key", "secret"),
     [
-        ("api_key", True), ("Authorization", True), ("x-api-key", True), ("password", True),
-        ("secret", True), ("token", True), ("OPENAI_API_KEY", True), ("access_token", True),
-        ("input_tokens", False), ("output_tokens", False), ("reasoning_tokens", False),
-        ("max_tokens", False), ("thinking_budget", False), ("model", False), ("tokenizer", False),
+        ("api_key", True),
+        ("Authorization", True),
+        ("x-api-key", True),
+        ("password", True),
+        ("secret", True),
+        ("token", True),
+        ("OPENAI_API_KEY", True),
+        ("access_token", True),
+        ("input_tokens", False),
+        ("output_tokens", False),
+        ("reasoning_tokens", False),
+        ("max_tokens", False),
+        ("thinking_budget", False),
+        ("model", False),
+        ("tokenizer", False),
     ],
 )
 def test_secret_key_names(key: str, secret: bool) -> None:
@@ -115,11 +161,22 @@ def test_url_passwords_are_masked(root: Path) -> None:
     # player spec and of connection errors, so it reaches the manifest and the event log.
     spec = "local:llama3@http://admin:s3cret-pass-42@10.0.0.2:8080/v1"
     writer = SessionWriter.create(
-        root, game="fake", players=[{"seat": 0, "spec": spec, "label": "llama3", "kind": "model"}],
-        seed=1, options={}, harness={"0": {"spec": spec}},
+        root,
+        game="fake",
+        players=[{"seat": 0, "spec": spec, "label": "llama3", "kind": "model"}],
+        seed=1,
+        options={},
+        harness={"0": {"spec": spec}},
     )
-    writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"cannot connect to {spec.split('@', 1)[1]}",
-                                               "kind": "connection"}, step=0, seat=0, call=1))
+    writer.append(
+        Event(
+            ev.MODEL_CALL_FAILED,
+            {"error": f"cannot connect to {spec.split('@', 1)[1]}", "kind": "connection"},
+            step=0,
+            seat=0,
+            call=1,
+        )
+    )
     writer.close("error")
     assert b"s3cret-pass-42" not in _all_bytes(writer.path)
     session = load_session(writer.path)
@@ -138,13 +195,28 @@ def test_keys_known_to_the_model_providers_never_reach_disk(root: Path) -> None:
     early, late = "local-server-key-early-1234", "local-server-key-late-5678"
     keys.register_secret(early)
     try:
-        writer = SessionWriter.create(root, game="fake", players=[], seed=None, options={},
-                                      extra={"note": f"started with {early}"})
-        writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"server echoed {early}", "kind": "auth"},
-                            step=0, seat=0, call=1))
+        writer = SessionWriter.create(
+            root, game="fake", players=[], seed=None, options={}, extra={"note": f"started with {early}"}
+        )
+        writer.append(
+            Event(
+                ev.MODEL_CALL_FAILED,
+                {"error": f"server echoed {early}", "kind": "auth"},
+                step=0,
+                seat=0,
+                call=1,
+            )
+        )
         keys.register_secret(late)
-        writer.append(Event(ev.MODEL_CALL_FAILED, {"error": f"server echoed {late}", "kind": "auth"},
-                            step=0, seat=0, call=2))
+        writer.append(
+            Event(
+                ev.MODEL_CALL_FAILED,
+                {"error": f"server echoed {late}", "kind": "auth"},
+                step=0,
+                seat=0,
+                call=2,
+            )
+        )
         writer.close("error")
     finally:
         keys.forget_secret(early)

@@ -39,7 +39,17 @@ def test_match_round_trip_reproduces_every_state(root: Path, game_id: str, seeds
     assert session.state_at(session.num_steps).is_over
 
     summary = session.summary()
-    assert set(summary) >= {"id", "game", "players", "steps", "scores", "winner", "status", "created_at", "title"}
+    assert set(summary) >= {
+        "id",
+        "game",
+        "players",
+        "steps",
+        "scores",
+        "winner",
+        "status",
+        "created_at",
+        "title",
+    }
     assert summary["game"] == game_id and summary["status"] == "completed"
     assert summary["steps"] == session.num_steps == len(replayed) - 1
     assert summary["scores"] == list(replayed[-1].scores)
@@ -149,7 +159,10 @@ def test_update_manifest_is_atomic_and_guarded(root: Path) -> None:
     assert m["title"] == "renamed" and m["extra"] == {"cli": "run"}
     # No temporary files are left behind by the atomic replace.
     assert sorted(p.name for p in writer.path.iterdir() if not p.name.startswith(".writer")) == [
-        "attachments", "events.jsonl", "manifest.json"]
+        "attachments",
+        "events.jsonl",
+        "manifest.json",
+    ]
     writer.close()
 
 
@@ -162,8 +175,16 @@ def test_loading_from_manifest_or_events_path(root: Path) -> None:
 def test_blob_becomes_attachment_reference(root: Path) -> None:
     writer = SessionWriter.create(root, game="fake", players=[], seed=None, options={})
     writer.append(start_event())
-    writer.append(Event(ev.PROMPT_BUILT, {"system": "s", "user": "u"}, step=0, seat=0, call=1,
-                        blobs={"image": Blob(b"\x89PNG fake")}))
+    writer.append(
+        Event(
+            ev.PROMPT_BUILT,
+            {"system": "s", "user": "u"},
+            step=0,
+            seat=0,
+            call=1,
+            blobs={"image": Blob(b"\x89PNG fake")},
+        )
+    )
     writer.close()
     session = load_session(writer.path)
     ref = session.events[1]["data"]["image"]
@@ -208,8 +229,15 @@ def test_a_recorded_fork_counts_its_own_steps(root: Path) -> None:
     game = engine.make("2048")
     original = Match(game, [RandomPlayer(1)], seed=3, max_steps=5)
     asyncio.run(original.run())
-    fork = Match(game, [RandomPlayer(2)], seed=3, state=original.state, history=original.history,
-                 max_steps=8, forked_from={"session": "x", "step": 5})
+    fork = Match(
+        game,
+        [RandomPlayer(2)],
+        seed=3,
+        state=original.state,
+        history=original.history,
+        max_steps=8,
+        forked_from={"session": "x", "step": 5},
+    )
     writer = SessionWriter.for_match(root, fork)
     asyncio.run(fork.run())
     writer.close()

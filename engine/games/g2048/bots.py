@@ -69,7 +69,7 @@ def line_score(line: tuple[int, ...]) -> float:
     if run:
         merges += 1 + run
     mono_left = mono_right = 0.0
-    for a, b in zip(ranks, ranks[1:]):
+    for a, b in zip(ranks, ranks[1:], strict=False):
         if a > b:
             mono_left += a**MONOTONICITY_POWER - b**MONOTONICITY_POWER
         else:

@@ -276,7 +276,9 @@ class State2048(State):
             lines.append(f"Last move: {self.last_action} ({moved})")
         if self.is_over:
             reason = (
-                f"the board did not change for {STAGNATION_LIMIT} turns" if self.stalled else "no move is possible"
+                f"the board did not change for {STAGNATION_LIMIT} turns"
+                if self.stalled
+                else "no move is possible"
             )
             lines.append(f"Game over: {reason}.")
         elif self.stagnant:
@@ -384,7 +386,9 @@ class Game2048(Game):
     def transition(self, before: State, after: State) -> Transition:
         assert isinstance(before, State2048) and isinstance(after, State2048)
         # A wasted move still changes ``step`` and ``stagnant``; what matters to people is the board.
-        return Transition(rewards=(after.merged_sum - before.merged_sum,), changed=before.board != after.board)
+        return Transition(
+            rewards=(after.merged_sum - before.merged_sum,), changed=before.board != after.board
+        )
 
     def rules_text(self) -> str:
         return _RULES.format(n=self.size, m=STAGNATION_LIMIT)

@@ -19,9 +19,7 @@ def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     the intermediate-answer tags."""
     conclusions = keyword_lines(text, "conclusion")
     thought = conclusions[-1] if conclusions else ""
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):
-        pass
+    keyword = _last_match(_CHOSEN, text)
     if keyword is not None:
         rest = text[keyword.end() :]
         line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
@@ -46,3 +44,11 @@ def extract_move(text: str, legal: Sequence[str]) -> Extraction:
         reason="no 'Chosen Move:' line; took the last (row,col) in the answer",
         thought=thought,
     )
+
+
+def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text``, or ``None``."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007  (the loop only walks to the last match)
+        continue
+    return found

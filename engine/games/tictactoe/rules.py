@@ -235,9 +235,8 @@ class TicTacToe(Game):
             IllegalActionError: the cell is taken, the game is over or ``seat`` is not to move.
         """
         lowered = text.lower()
-        marker = None
-        for marker in _CHOSEN.finditer(lowered):
-            pass
+        markers = list(_CHOSEN.finditer(lowered))
+        marker = markers[-1] if markers else None
         if marker is not None and _find_pairs(lowered[marker.end() :]):
             lowered = lowered[marker.end() :]
             pairs = _find_pairs(lowered)[:1]
@@ -272,7 +271,9 @@ class TicTacToe(Game):
             if not (x == o or x == o + 1):
                 raise ValueError(f"{x} X and {o} O cannot occur (X moves first, players alternate)")
             last_action = data.get("last_action")
-            if last_action is not None and (last_action not in ACTIONS or not cells[ACTIONS.index(last_action)]):
+            if last_action is not None and (
+                last_action not in ACTIONS or not cells[ACTIONS.index(last_action)]
+            ):
                 raise ValueError(f"last_action {last_action!r} is not an occupied cell")
         return TicTacToeState(cells=tuple(cells), last_action=last_action)
 

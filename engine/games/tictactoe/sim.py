@@ -83,7 +83,8 @@ class TicTacToeSim(SimBehaviour):
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         legal = re.findall(r"\(\d,\d\)", prompt)
-        return f"I cannot see the whole position clearly.\nChosen Move: {rng.choice(legal) if legal else '(1,1)'}"
+        move = rng.choice(legal) if legal else "(1,1)"
+        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
 
     def reflection(self, ctx: SimContext | None) -> str:
         if ctx is None or not ctx.history:
