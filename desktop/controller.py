@@ -707,12 +707,11 @@ class SessionController(QObject):
         return "Playing…"
 
     def key_hint(self) -> str:
-        keys = set(self.game.keymap) if self.game else set()
-        if {"up", "down", "left", "right"} <= keys:
-            return "use the arrow keys or WASD"
-        if {"1", "9"} <= keys:
-            return "click a cell or press 1–9"
-        return "click the board"
+        """How a person plays this game, from its declaration (``Game.controls``)."""
+        controls = self.game.controls if self.game else ""
+        if not controls:
+            return "click the board or use its keys"
+        return controls[:1].lower() + controls[1:]
 
     def result_text(self) -> str:
         state = self.current_state()

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 import engine
 from desktop import theme
-from desktop.board_view import BoardView, shown_state
+from desktop.board_view import BoardView, shown_records, shown_state
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
@@ -286,8 +286,7 @@ class MainWindow(QMainWindow):
         state = c.state_at(c.view_step) if has_session else None
         if c.mode == "live" and c.following:
             state = c.current_state()
-        humans = [seat for seat, player in enumerate(c.players()) if player.kind == HUMAN]
-        state = shown_state(c.game, state, humans, c.live)
+        state = shown_state(c.game, state, self._people(), c.live)
         legal = c.interactive_legal()
         pending = c.pending
         highlight: list[str] = []
@@ -398,13 +397,20 @@ class MainWindow(QMainWindow):
         if c.mode == "live":
             self.board.setFocus()
 
+    def _people(self) -> list[int]:
+        return [seat for seat, player in enumerate(self.controller.players()) if player.kind == HUMAN]
+
     def _on_step_records(self, step: int) -> None:
         if hasattr(self.inspector, "show_step"):
-            self.inspector.show_step(step, self.controller.records_for(step), self.controller.resolve)
+            c = self.controller
+            records = shown_records(c.game, c.records_for(step), self._people(), c.live)
+            self.inspector.show_step(step, records, c.resolve)
 
     def _on_live_record(self, record: dict[str, Any]) -> None:
         if hasattr(self.inspector, "append_live"):
-            self.inspector.append_live(record)
+            c = self.controller
+            for shown in shown_records(c.game, [record], self._people(), c.live):
+                self.inspector.append_live(dict(shown))
 
     def _on_board_action(self, action: str) -> None:
         if not self.controller.board_action(action):

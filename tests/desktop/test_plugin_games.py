@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import json
+
 import pytest
 from PySide6.QtCore import Qt
 
+import engine
 import sessions
+from desktop.board_view import shown_records
 from desktop.controller import GameSetup, SeatSetup
 from desktop.new_game_dialog import NewGameDialog
 from renderers.text import TextRenderer
@@ -88,12 +92,36 @@ def test_a_person_at_high_card_sees_only_their_own_card(window: Any, qtbot: Any,
             full = c.current_state()
             shown = window.board.state
             assert shown.cards[1] == full.cards[1] and shown.cards[0] == "??"
+            # The model panel shows nothing of the model's private view either (its prompt holds its card),
+            # even on the model's own step.
+            c.scrub(0)
+            await until(lambda: not c.following, what="the model's step in view")
+            window.refresh()
+            assert "Your move" not in _panel_text(window) and full.cards[0] not in _panel_text(window)
+            c.go_live()
+            window.refresh()
+            await until(lambda: c.following and window.board.interactive, what="back to the live step")
             qtbot.keyClick(window.board, "f")
             await until(lambda: c.finished_status is not None, what="the fold")
+            checked.append(full.cards[0])
 
+    checked: list[str] = []
     run(scenario())
     events = sessions.load_session(c.folder).events
-    assert any(e["type"] == "prompt_built" for e in events)
+    prompts = [e for e in events if e["type"] == "prompt_built"]
+    assert prompts and checked and checked[0] in prompts[0]["data"]["user"]  # the check above could fail
+    live = json.dumps(shown_records(engine.make("highcard"), events, [1], live=True))
+    assert checked[0] not in live and '"type": "prompt_built"' not in live
+    assert checked[0] in json.dumps(shown_records(engine.make("highcard"), events, [1], live=False))
+
+
+def _panel_text(window: Any) -> str:
+    from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit
+
+    texts = [w.text() for w in window.inspector.findChildren(QLabel)]
+    texts += [w.toPlainText() for w in window.inspector.findChildren(QTextEdit)]
+    texts += [w.toPlainText() for w in window.inspector.findChildren(QPlainTextEdit)]
+    return "\n".join(texts)
 
 
 def test_a_real_time_game_plays_the_default_action_for_a_silent_person(
