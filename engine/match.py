@@ -126,6 +126,7 @@ class Match:
         #: Seconds a bot or model seat has to answer (``None``: as long as it takes).
         self.deadline_s = deadline_s
         self._forfeited: list[Seat] = []
+        self._started = False
         self._listeners: list[EventSink] = []
         self._call = 0
         self.result: MatchResult | None = None
@@ -156,6 +157,32 @@ class Match:
     def player_info(self, seat: Seat) -> dict[str, Any]:
         p = self.players[seat]
         return {"seat": seat, "spec": p.spec, "label": p.label, "kind": p.kind}
+
+    def attach(self, *, pacer: Pacer | None = None, review: Review | None = None) -> None:
+        """Hand pacing and review to a steering layer (:mod:`engine.steering`) before the match starts.
+
+        Raises:
+            RuntimeError: the match has already started.
+        """
+        self._check_not_started("attach a pacer or a review hook")
+        if pacer is not None:
+            self.pacer = pacer
+        if review is not None:
+            self.review = review
+
+    def seat(self, seat: Seat, player: Player) -> None:
+        """Put ``player`` in ``seat`` before the match starts (a wrapper around the player set up with
+        it); nothing is recorded, since the session has not begun. Use :meth:`replace_player` later.
+
+        Raises:
+            RuntimeError: the match has already started.
+        """
+        self._check_not_started("seat a player silently")
+        self.players[seat] = player
+
+    def _check_not_started(self, what: str) -> None:
+        if self._started:
+            raise RuntimeError(f"cannot {what} once the match has started")
 
     def replace_player(self, seat: Seat, player: Player) -> None:
         """Seat a different player (take over / hand back); recorded as ``player_changed``."""
@@ -210,6 +237,7 @@ class Match:
         Cancelling the task that runs this records ``session_finished`` with status ``aborted``
         and re-raises :class:`asyncio.CancelledError`.
         """
+        self._started = True
         self.emit(self.start_event())
         status = "completed"
         try:

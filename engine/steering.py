@@ -222,16 +222,17 @@ class Steering:
         for seat, player in enumerate(match.players):
             # Seated silently: the match has not started, so no ``player_changed`` is recorded.
             if player.kind == MODEL and not isinstance(player, SteerablePlayer):
-                match.players[seat] = self._models[seat] = SteerablePlayer(player, self, seat)
+                match.seat(seat, SteerablePlayer(player, self, seat))
+                self._models[seat] = match.players[seat]  # type: ignore[assignment]
             elif isinstance(player, SteerablePlayer):
                 self._models[seat] = player
             elif type(player) is HumanPlayer:
-                match.players[seat] = human = SteeredHuman(player.label)
+                human = SteeredHuman(player.label)
+                match.seat(seat, human)
                 human.on_waiting = self._human_waiting
             elif isinstance(player, SteeredHuman):
                 player.on_waiting = self._human_waiting
-        match.pacer = self.pacer
-        match.review = self.review
+        match.attach(pacer=self.pacer, review=self.review)
         match.subscribe(self._on_event)
 
     # -- listening --------------------------------------------------------------------------------

@@ -3,10 +3,9 @@ keyboard, by random players and by the simulated model, drawn by the text fallba
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
-
-import json
 
 import pytest
 from PySide6.QtCore import Qt

@@ -363,3 +363,21 @@ def test_simultaneous_failure_stops_the_other_seat() -> None:
 
     run(scenario)
     assert events[-1].type == ev.SESSION_FINISHED and events[-1].data["status"] == "error"
+
+
+def test_steering_hooks_attach_only_before_the_match_starts() -> None:
+    game = engine.make("tictactoe")
+    match = Match(game, [make_player("random", game, seed=1), make_player("random", game, seed=2)], seed=1)
+    pacer = Pacer(running=True)
+    quiet = make_player("random", game, seed=3)
+    match.attach(pacer=pacer)
+    match.seat(1, quiet)
+    events: list[Event] = []
+    match.subscribe(events.append)
+    asyncio.run(match.run())
+    assert match.pacer is pacer and match.players[1] is quiet
+    assert not any(e.type == "player_changed" for e in events)  # seated silently, before the session
+    with pytest.raises(RuntimeError, match="once the match has started"):
+        match.seat(0, quiet)
+    with pytest.raises(RuntimeError, match="once the match has started"):
+        match.attach(pacer=Pacer())
