@@ -709,9 +709,7 @@ class SessionController(QObject):
     def key_hint(self) -> str:
         """How a person plays this game, from its declaration (``Game.controls``)."""
         controls = self.game.controls if self.game else ""
-        if not controls:
-            return "click the board or use its keys"
-        return controls[:1].lower() + controls[1:]
+        return controls or "click the board or use its keys"
 
     def result_text(self) -> str:
         state = self.current_state()

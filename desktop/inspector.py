@@ -201,7 +201,21 @@ class InspectorPanel(QWidget):
         )
         self.error_banner.setVisible(False)
         layout.addWidget(self.error_banner)
+        self.notice_label = QLabel(bar)
+        self.notice_label.setObjectName("PanelNotice")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setStyleSheet(
+            "QLabel { background: #eef2ff; color: #3730a3; border: 1px solid #c7d2fe;"
+            " border-radius: 6px; padding: 6px 8px; }"
+        )
+        self.notice_label.setVisible(False)
+        layout.addWidget(self.notice_label)
         return bar
+
+    def set_notice(self, text: str) -> None:
+        """Show a note above the step (``""`` hides it): e.g. why another seat's records are hidden."""
+        self.notice_label.setText(text)
+        self.notice_label.setVisible(bool(text))
 
     def _build_scroll(self) -> QWidget:
         self.scroll = QScrollArea(self)

@@ -314,7 +314,7 @@ def outcome_html(
             )
         )
     if model.turn and not model.applied:
-        legal = model.legal()
+        legal = model.legal(sample.seat if sample is not None else None)
         if legal:
             shown = " ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
             lines.append(muted(f"Legal ({len(legal)}): {esc(shown)}"))

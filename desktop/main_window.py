@@ -403,14 +403,27 @@ class MainWindow(QMainWindow):
     def _on_step_records(self, step: int) -> None:
         if hasattr(self.inspector, "show_step"):
             c = self.controller
-            records = shown_records(c.game, c.records_for(step), self._people(), c.live)
+            everything = c.records_for(step)
+            records = shown_records(c.game, everything, self._people(), c.live)
             self.inspector.show_step(step, records, c.resolve)
+            self._notice_hidden(records != everything, reset=True)
 
     def _on_live_record(self, record: dict[str, Any]) -> None:
         if hasattr(self.inspector, "append_live"):
             c = self.controller
-            for shown in shown_records(c.game, [record], self._people(), c.live):
-                self.inspector.append_live(dict(shown))
+            shown = shown_records(c.game, [record], self._people(), c.live)
+            for item in shown:
+                self.inspector.append_live(dict(item))
+            self._notice_hidden(shown != [record])
+
+    def _notice_hidden(self, hidden: bool, *, reset: bool = False) -> None:
+        """Say why the panel holds less than the session, when another seat's records are hidden."""
+        if not hasattr(self.inspector, "set_notice") or not (hidden or reset):
+            return
+        self.inspector.set_notice(
+            "Hidden while you play: another seat's prompt, reasoning and answers show its private view. "
+            "They appear in the replay once the game is over." if hidden else ""
+        )
 
     def _on_board_action(self, action: str) -> None:
         if not self.controller.board_action(action):

@@ -46,6 +46,7 @@ __all__ = [
     "ensure_gui_app",
     "font",
     "font_family",
+    "mono_font",
     "text_path",
     "write_sample",
 ]
@@ -133,7 +134,7 @@ def _bundled_families() -> tuple[str, ...]:
     """Register the bundled DejaVu files with Qt once; returns the family names Qt reports."""
     ensure_gui_app()
     families: list[str] = []
-    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"):
         font_id = QFontDatabase.addApplicationFont(str(assets.path("fonts", name)))
         if font_id >= 0:
             families.extend(QFontDatabase.applicationFontFamilies(font_id))
@@ -157,6 +158,22 @@ def font(pixel_size: float, *, bold: bool = False) -> QFont:
     f.setPixelSize(max(1, round(pixel_size)))
     f.setBold(bold)
     # Hinting snaps outlines to a pixel grid differently per platform; unhinted outlines scale evenly.
+    f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    f.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
+    return f
+
+
+#: The bundled monospaced family, for text boards whose columns must line up.
+MONO_FAMILY = "DejaVu Sans Mono"
+
+
+def mono_font(pixel_size: float) -> QFont:
+    """The bundled monospaced font (DejaVu Sans Mono) at ``pixel_size`` pixels."""
+    families = _bundled_families()
+    f = QFont(MONO_FAMILY if MONO_FAMILY in families else FONT_FAMILY_FALLBACK)
+    f.setStyleHint(QFont.StyleHint.Monospace)
+    f.setFixedPitch(True)
+    f.setPixelSize(max(1, round(pixel_size)))
     f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
     f.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
     return f

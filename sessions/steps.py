@@ -329,12 +329,15 @@ class StepModel:
         samples = self.ordered()
         return samples[-1].key if samples else None
 
-    def legal(self) -> list[str]:
-        """The legal actions of every seat that acts at this step (from ``turn_started``)."""
+    def legal(self, seat: int | None = None) -> list[str]:
+        """The legal actions of ``seat`` at this step (from ``turn_started``); without a seat, those of
+        every seat that acts, each listed once (seats moving at once often share them)."""
         legal = (self.turn or {}).get("legal") or {}
         if not isinstance(legal, Mapping):
             return []
-        return [str(a) for seat_legal in legal.values() if isinstance(seat_legal, list) for a in seat_legal]
+        lists = [legal.get(str(seat))] if seat is not None else list(legal.values())
+        found = [str(a) for seat_legal in lists if isinstance(seat_legal, list) for a in seat_legal]
+        return list(dict.fromkeys(found))
 
     def executed(self, sample: Sample) -> str | None:
         """The action applied for ``sample``'s seat, if ``sample`` is the attempt that was played."""

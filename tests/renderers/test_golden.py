@@ -83,7 +83,20 @@ CASES = [
         highlight=("left",),
         grid_labels=True,
     ),
+    # A game without a renderer of its own is drawn by the text fallback (its text view, monospaced).
+    Case("text-fallback-grid", "(no renderer)", lambda: _Text("..o..\n.o...\n.....\n..A..\ntick 4 of 40"), (320, 320)),
+    Case("text-fallback-wide", "(no renderer)", lambda: _Text("You: C7\nSeat 2: ??\nMoves: bet"), (400, 240)),
 ]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Text:
+    """The one thing the text fallback reads of a state: its text view."""
+
+    view: str
+
+    def text(self, seat: int | None = None) -> str:
+        return self.view
 
 
 def compare(actual: QImage, expected: QImage) -> tuple[float, float]:
