@@ -84,11 +84,12 @@ CASES = [
         grid_labels=True,
     ),
     # A game without a renderer of its own is drawn by the text fallback (its text view, monospaced).
-    Case(
-        "text-fallback-grid", "(no renderer)", lambda: _Text("..o..\n.o...\n.....\n..A..\ntick 4 of 40"), (320, 320)
-    ),
+    Case("text-fallback-grid", "(no renderer)", lambda: _Text(_DODGE), (320, 320)),
     Case("text-fallback-wide", "(no renderer)", lambda: _Text("You: C7\nSeat 2: ??\nMoves: bet"), (400, 240)),
 ]
+
+
+_DODGE = "..o..\n.o...\n.....\n..A..\ntick 4 of 40"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -210,7 +210,7 @@ class TicTacToe(Game):
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: Keys 1..9 in reading order, like a phone keypad: 1 = (0,0), 9 = (2,2).
     keymap: ClassVar[Mapping[str, Action]] = {str(i + 1): ACTIONS[i] for i in range(9)}
-    controls: ClassVar[str] = "Click a cell or press 1 – 9 (reading order)"
+    controls: ClassVar[str] = "Click a cell or press 1–9 (reading order)"
     max_episode_steps: ClassVar[int | None] = 9
     bots: ClassVar[Mapping[str, str]] = {"minimax": ".bots:MinimaxBot"}
     default_opponent: ClassVar[str] = "minimax"
