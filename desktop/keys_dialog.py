@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSizePolicy,
     QTabWidget,
@@ -362,6 +363,12 @@ class ProviderPage(QWidget):
         return " · ".join(parts) + (f"<br>{message}" if message else "")
 
 
+def _answer(box: QMessageBox) -> QMessageBox.StandardButton:
+    """The standard button the person chose (Cancel when the box was closed another way)."""
+    clicked = box.clickedButton()
+    return box.standardButton(clicked) if clicked is not None else QMessageBox.StandardButton.Cancel
+
+
 class ModelsKeysDialog(QDialog):
     """Models & keys: one tab per provider (OpenAI, Anthropic, local OpenAI-compatible servers).
 
@@ -405,6 +412,8 @@ class ModelsKeysDialog(QDialog):
         buttons.accepted.connect(self.save_and_close)
         buttons.rejected.connect(self.reject)
         self.buttons = buttons
+        # The question asked when Close would drop a typed key (open while it is being asked).
+        self.unsaved_box: QMessageBox | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addWidget(note)
@@ -433,6 +442,54 @@ class ModelsKeysDialog(QDialog):
             )
             return
         self.accept()
+
+    def unsaved_keys(self) -> list[str]:
+        """The titles of the providers whose key field holds a key that was typed but not saved."""
+        return [p.info.title for p in self.pages.values() if p.key_edit.text().strip()]
+
+    def reject(self) -> None:
+        """Close (the button, Escape or the window's close box); asks first if a typed key is unsaved.
+
+        The question is shown with ``open()``, never ``exec()`` (no nested loop inside the asyncio loop):
+        Save stores everything and closes, Discard closes without it, Cancel goes back to the dialog.
+        """
+        unsaved = self.unsaved_keys()
+        if not unsaved:
+            super().reject()
+            return
+        if self.unsaved_box is not None:
+            self.unsaved_box.raise_()
+            return
+        names = " and ".join(unsaved)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Models & keys",
+            f"Save the {names} key you typed?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setInformativeText("Discarded, it is kept nowhere: you would have to paste it again.")
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(self._unsaved_answered)
+        self.unsaved_box = box
+        box.open()
+
+    def _unsaved_answered(self, _result: int) -> None:
+        box, self.unsaved_box = self.unsaved_box, None
+        if box is None:
+            return
+        answer = _answer(box)
+        box.deleteLater()
+        if answer == QMessageBox.StandardButton.Save:
+            self.save_and_close()
+        elif answer == QMessageBox.StandardButton.Discard:
+            for page in self.pages.values():
+                page.key_edit.clear()
+            super().reject()
+        # Cancel (or Escape): back to the dialog, the typed key still there.
 
     def done(self, result: int) -> None:  # noqa: D102 (Qt override)
         # Leave no check running against a closed dialog.

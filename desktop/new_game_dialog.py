@@ -42,6 +42,7 @@ from desktop.controller import GameSetup, SeatSetup
 from desktop.option_fields import OptionsBox
 from engine.agent.prompts import variants
 from engine.core import Game
+from engine.llm import keys
 from engine.options import OptionError
 from engine.roster import bots_for
 
@@ -55,6 +56,19 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
 DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5", "local": "llama3.1"}
 #: Providers that bill per token: only they get a money estimate and budget caps.
 PAID_PROVIDERS = ("openai", "anthropic")
+PROVIDER_TITLES = {"openai": "OpenAI", "anthropic": "Anthropic"}
+
+
+def missing_key_text(provider: str, seats: list[str]) -> str:
+    """Why a seat cannot start: which key is missing and the two places it can come from."""
+    title = PROVIDER_TITLES.get(provider, provider)
+    var = keys.ENV_VARS.get(provider)
+    where = f"set {var} in the environment, or " if var else ""
+    who = ", ".join(seats)
+    return (
+        f"No {title} API key for {who}: {where}add one under Models & keys "
+        f"(the {title} tab; it is kept in PlayTrace's key store)."
+    )
 
 # Rough tokens per decision for the pre-run estimate (the same basis as the command line's estimate):
 # a text prompt with rules, memory and the board in, a short answer out; the image, the thinking budget
@@ -461,6 +475,21 @@ class NewGameDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {theme.ERROR_FG}; font-weight: 600;")
         self.error.setVisible(False)
+        # A paid model without a key: which key is missing, and a way to add it without losing the setup.
+        self.key_notice = QWidget()
+        self.key_notice.setObjectName("KeyNotice")
+        notice_row = QHBoxLayout(self.key_notice)
+        notice_row.setContentsMargins(0, 0, 0, 0)
+        self.key_error = QLabel("")
+        self.key_error.setWordWrap(True)
+        self.key_error.setStyleSheet(f"color: {theme.ERROR_FG}; font-weight: 600;")
+        self.keys_button = QPushButton("Models && keys…")
+        self.keys_button.setToolTip("Add an API key; this dialog stays open with your choices")
+        self.keys_button.clicked.connect(self.open_keys)
+        notice_row.addWidget(self.key_error, 1)
+        notice_row.addWidget(self.keys_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.key_notice.setVisible(False)
+        self.keys_dialog: QDialog | None = None
 
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
@@ -499,6 +528,7 @@ class NewGameDialog(QDialog):
         players_title.setObjectName("HeaderTitle")
         layout.addWidget(players_title)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.key_notice)
         layout.addWidget(self.buttons)
 
         self.max_steps.valueChanged.connect(self._update_estimates)
@@ -581,7 +611,15 @@ class NewGameDialog(QDialog):
                 editor.set_choice("human" if seat == 0 else cls.default_opponent)
             self.seats_layout.addWidget(editor)
             self.seat_editors.append(editor)
+            for signal in (editor.player.currentIndexChanged, editor.provider.currentIndexChanged):
+                signal.connect(self._recheck_keys)
         self.seats_layout.addStretch(1)
+        self._recheck_keys()
+
+    def _recheck_keys(self, *_args: Any) -> None:
+        # Once shown, the missing-key notice follows the seats (a seat switched to a local model...).
+        if not self.key_notice.isHidden():
+            self._check_keys()
 
     # -- values -----------------------------------------------------------------------------------
 
@@ -621,9 +659,49 @@ class NewGameDialog(QDialog):
             paused=self.paused.isChecked(),
         )
 
+    def missing_keys(self) -> dict[str, list[str]]:
+        """Paid providers chosen for a seat that have no key anywhere: provider -> the seats' titles."""
+        missing: dict[str, list[str]] = {}
+        for editor in self.seat_editors:
+            provider = editor.spec().partition(":")[0]
+            if provider in PAID_PROVIDERS and keys.resolve_key(provider) is None:
+                missing.setdefault(provider, []).append(editor.title())
+        return missing
+
+    def _check_keys(self) -> bool:
+        """Show which keys are missing (if any); returns whether every paid seat has its key."""
+        missing = self.missing_keys()
+        self.key_error.setText("\n".join(missing_key_text(p, seats) for p, seats in missing.items()))
+        self.key_notice.setVisible(bool(missing))
+        return not missing
+
+    def open_keys(self) -> QDialog:
+        """Open *Models & keys* on the first missing provider's tab; the setup here stays as it is."""
+        from desktop.keys_dialog import ModelsKeysDialog
+
+        if self.keys_dialog is not None:
+            self.keys_dialog.raise_()
+            return self.keys_dialog
+        dialog = ModelsKeysDialog(self)
+        missing = list(self.missing_keys())
+        if missing and missing[0] in dialog.pages:
+            dialog.tabs.setCurrentWidget(dialog.pages[missing[0]])
+        dialog.finished.connect(self._keys_closed)
+        self.keys_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _keys_closed(self, _result: int) -> None:
+        dialog, self.keys_dialog = self.keys_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if not self.key_notice.isHidden():
+            self._check_keys()
+
     def accept(self) -> None:
-        """Start the game, unless an option is invalid (then the message says which, and it stays open)."""
-        if not self._check_options():
+        """Start the game, unless an option is invalid or a paid model has no key (then the message
+        says which, and the dialog stays open with everything chosen)."""
+        if not self._check_options() or not self._check_keys():
             return
         self.sig_start_requested.emit(self.setup())
         super().accept()

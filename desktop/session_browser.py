@@ -2,7 +2,10 @@
 
 Listing reads the catalogue off the UI thread (``asyncio.to_thread``) so a folder with thousands of
 sessions never freezes the window. Double-click or Enter opens a session for replay; Delete (the key or
-the button) removes a session's folder after a confirmation.
+the button) removes a session's folder after a confirmation; Import… unpacks an exported zip (off the
+UI thread too). The filter matches every column, the session id included. Sessions the launch demo
+recorded are hidden unless "Show demo sessions" is ticked; a session the catalogue found damaged
+carries a badge in its Status cell, with what is wrong in the tooltip.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -39,9 +43,50 @@ from PySide6.QtWidgets import (
 )
 
 import engine
+from desktop import theme
 
-COLUMNS = ("Date", "Game", "Players", "Steps", "Result", "Status")
+COLUMNS = ("Date", "Game", "Players", "Steps", "Result", "Status", "ID")
+STATUS_COLUMN = 5
+ID_COLUMN = 6
+#: The badge a damaged session's Status cell carries.
+DAMAGE_BADGE = "⚠ damaged"
 _Index = QModelIndex | QPersistentModelIndex
+
+
+def is_demo(summary: Any) -> bool:
+    """Whether the launch demo recorded this session (the catalogue's ``demo`` flag)."""
+    return bool(getattr(summary, "demo", False))
+
+
+def damage_of(summary: Any) -> list[str]:
+    """What the catalogue found wrong with a session, one sentence each (empty when it is healthy).
+
+    Accepts the forms a summary can carry: ``damage`` as a list of problems or one sentence, and
+    ``damaged`` as a flag.
+    """
+    damage = getattr(summary, "damage", None)
+    if isinstance(damage, str):
+        problems = [damage] if damage.strip() else []
+    elif isinstance(damage, dict):
+        problems = [f"{key}: {value}" for key, value in damage.items()]
+    elif isinstance(damage, (list, tuple)):
+        problems = [str(p) for p in damage if str(p).strip()]
+    else:
+        problems = []
+    if not problems and getattr(summary, "damaged", False):
+        problems = ["the session's files do not agree with its manifest"]
+    return problems
+
+
+def _id_of(summary: Any) -> str:
+    """The id the commands accept for a session: its folder's name (the manifest's id, unless copied)."""
+    return Path(summary.path).name or str(summary.id)
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line for the person (the first line of its message, else its type)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _game_title(game_id: str) -> str:
@@ -87,20 +132,36 @@ class SessionTableModel(QAbstractTableModel):
             return None
         row = self.rows[index.row()]
         col = index.column()
+        damage = damage_of(row)
         if role == Qt.ItemDataRole.DisplayRole:
+            status = row.status or ""
+            if damage:
+                status = f"{DAMAGE_BADGE} · {status}" if status else DAMAGE_BADGE
+            if is_demo(row):
+                status = f"{status} · demo" if status else "demo"
             return (
                 _date(row.created_at),
                 _game_title(row.game),
                 " vs ".join(row.players),
                 str(row.steps),
                 row.result or "",
-                row.status or "",
+                status,
+                _id_of(row),
             )[col]
         if role == Qt.ItemDataRole.UserRole:  # sort keys
-            return (row.created_at, row.game, " ".join(row.players), row.steps, row.result, row.status)[col]
+            status = self.data(index) if col == STATUS_COLUMN else ""
+            players = " ".join(row.players)
+            return (row.created_at, row.game, players, row.steps, row.result, status, _id_of(row))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == STATUS_COLUMN and damage:
+                problems = "\n".join(f"• {p}" for p in damage)
+                return f"This session is damaged; what it shows may be incomplete.\n{problems}\n{row.path}"
+            if col == ID_COLUMN and str(row.id) != _id_of(row):
+                return f"{_id_of(row)}\n(a copy of session {row.id})\n{row.path}"
             # The full text of a clipped cell, and where the session lives.
-            return f"{self.data(index)}\n{row.path}" if col in (2, 4) else str(row.path)
+            return f"{self.data(index)}\n{row.path}" if col in (2, 4, ID_COLUMN) else str(row.path)
+        if role == Qt.ItemDataRole.ForegroundRole and col == STATUS_COLUMN and damage:
+            return QColor(theme.ERROR_FG)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -111,10 +172,38 @@ class SessionTableModel(QAbstractTableModel):
     def status_at(self, row: int) -> str:
         return str(self.rows[row].status or "")
 
+    def row_of(self, path: Path) -> int | None:
+        """The row of the session in folder ``path`` (``None`` if it is not listed)."""
+        target = Path(path).name
+        return next((i for i, r in enumerate(self.rows) if Path(r.path).name == target), None)
+
     def describe(self, row: int) -> str:
         """A short, human name of the session in ``row``: "the Tic-tac-toe session of 2026-11-22 23:53"."""
         summary = self.rows[row]
         return f"the {_game_title(summary.game)} session of {_date(summary.created_at)}"
+
+
+class SessionFilter(QSortFilterProxyModel):
+    """The typed filter over every column, and demo sessions hidden unless asked for."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.show_demo = False
+
+    def set_show_demo(self, show: bool) -> None:
+        if not hasattr(self, "endFilterChange"):  # Qt before 6.10
+            self.show_demo = bool(show)
+            self.invalidateFilter()
+            return
+        self.beginFilterChange()
+        self.show_demo = bool(show)
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:  # noqa: N802
+        model = self.sourceModel()
+        if not self.show_demo and isinstance(model, SessionTableModel) and is_demo(model.rows[source_row]):
+            return False
+        return super().filterAcceptsRow(source_row, source_parent)
 
 
 class SessionBrowser(QDialog):
@@ -140,23 +229,34 @@ class SessionBrowser(QDialog):
         """
         super().__init__(parent)
         self.setWindowTitle("Sessions")
-        self.resize(960, 520)
+        # Wide enough for every column, but never wider than the screen (1024 px laptops, projectors).
+        room = self.screen().availableGeometry()
+        self.resize(min(1120, room.width() - 40), min(540, room.height() - 60))
         self.root = Path(root)
         self._in_use = in_use or (lambda: None)
         self.confirm_box: QMessageBox | None = None
         self.model = SessionTableModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = SessionFilter(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
 
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Filter by game, player, result…")
+        self.filter.setPlaceholderText("Filter by game, player, result, id…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter.textChanged.connect(lambda _t: self._update_count())
+        self.show_demo = QCheckBox("Show demo sessions")
+        self.show_demo.setToolTip("List the sessions the launch demo recorded too")
+        self.show_demo.toggled.connect(self._show_demo_toggled)
         self.count_label = QLabel("")
         self.count_label.setObjectName("Muted")
+        # What the last import or export did (one line; errors in red).
+        self.message = QLabel("")
+        self.message.setObjectName("Muted")
+        self.message.setWordWrap(True)
+        self.message.setVisible(False)
 
         self.table = QTableView()
         self.table.setModel(self.proxy)
@@ -171,9 +271,13 @@ class SessionBrowser(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for col, width in enumerate((140, 100, 260, 60, 250, 90)):
+        # An id's distinctive part is its end (the random suffix): clip cells in the middle.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        for col, width in enumerate((130, 100, 200, 55, 200, 150, 220)):
             self.table.setColumnWidth(col, width)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        # Players, result and id share what is left, so every column stays in view in a narrow window.
+        for col in (2, 4, ID_COLUMN):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(lambda index: self.open_row(index.row()))
         self.table.installEventFilter(self)
 
@@ -185,6 +289,9 @@ class SessionBrowser(QDialog):
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Delete the selected session's folder (Delete key)")
         self.delete_button.clicked.connect(self.delete_selected)
+        self.import_button = QPushButton("Import…")
+        self.import_button.setToolTip("Add a session from an exported zip archive")
+        self.import_button.clicked.connect(self.import_dialog)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
         close = QPushButton("Close")
@@ -192,9 +299,11 @@ class SessionBrowser(QDialog):
 
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
+        top.addWidget(self.show_demo)
         top.addWidget(self.count_label)
         buttons = QHBoxLayout()
         buttons.addWidget(self.refresh_button)
+        buttons.addWidget(self.import_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
@@ -205,9 +314,12 @@ class SessionBrowser(QDialog):
         layout.setSpacing(8)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.message)
         layout.addLayout(buttons)
         self._task: asyncio.Task[None] | None = None
         self._export_task: asyncio.Task[None] | None = None
+        self._import_task: asyncio.Task[None] | None = None
+        self._select_after_load: Path | None = None
         self.export_error_box: QMessageBox | None = None
         self.refresh()
 
@@ -245,13 +357,53 @@ class SessionBrowser(QDialog):
 
     def _set_rows(self, rows: list[Any]) -> None:
         self.model.set_rows(rows)
-        n = len(rows)
-        self.count_label.setText(f"{n} session{'s' if n != 1 else ''}")
-        if n:
+        wanted, self._select_after_load = self._select_after_load, None
+        if wanted is not None and not self.select_session(wanted):
+            wanted = None
+        if wanted is None and self.proxy.rowCount():
             self.table.selectRow(0)
-        self.open_button.setEnabled(n > 0)
-        self.export_button.setEnabled(n > 0)
-        self.delete_button.setEnabled(n > 0)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        """"12 sessions", "12 sessions (5 demo hidden)", "3 of 12 sessions"; buttons follow what is shown."""
+        shown = self.proxy.rowCount()
+        demos = sum(1 for r in self.model.rows if is_demo(r))
+        total = len(self.model.rows) - (0 if self.show_demo.isChecked() else demos)
+        text = f"{total} session{'s' if total != 1 else ''}"
+        if shown != total:
+            text = f"{shown} of {text}"
+        if demos and not self.show_demo.isChecked():
+            text += f" ({demos} demo hidden)"
+        self.count_label.setText(text)
+        for button in (self.open_button, self.export_button, self.delete_button):
+            button.setEnabled(shown > 0)
+
+    def _show_demo_toggled(self, on: bool) -> None:
+        self.proxy.set_show_demo(on)
+        if self.proxy.rowCount() and not self.table.selectionModel().selectedRows():
+            self.table.selectRow(0)
+        self._update_count()
+
+    def select_session(self, path: Path) -> bool:
+        """Select the session in folder ``path`` (shown even if a demo); returns whether it is listed."""
+        row = self.model.row_of(path)
+        if row is None:
+            return False
+        if is_demo(self.model.rows[row]) and not self.show_demo.isChecked():
+            self.show_demo.setChecked(True)
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():  # hidden by the typed filter
+            self.filter.clear()
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self.table.selectRow(index.row())
+        self.table.scrollTo(index)
+        return True
+
+    def show_message(self, text: str, *, error: bool = False) -> None:
+        """One line under the table: what an import or export did, or why it failed."""
+        self.message.setStyleSheet(f"color: {theme.ERROR_FG};" if error else "")
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -317,6 +469,59 @@ class SessionBrowser(QDialog):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.export_error_box = box
         box.open()
+
+    # -- import -----------------------------------------------------------------------------------
+
+    def import_dialog(self) -> None:
+        """Ask for an exported zip and import it."""
+        source, _ = QFileDialog.getOpenFileName(
+            self, "Import session", str(Path.home()), "Session archives (*.zip);;All files (*)"
+        )
+        if source:
+            self.import_zip(Path(source))
+
+    def import_zip(self, source: Path) -> asyncio.Task[None] | None:
+        """Import ``source`` into the sessions folder, in a worker thread when an event loop runs.
+
+        The outcome is one line under the table; the imported session is listed and selected.
+        Returns the import task (``None`` when it ran at once, without an event loop).
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._import_done(source, *self._import_now(source, self.root))
+            return None
+        if self._import_task is not None and not self._import_task.done():
+            self.show_message("An import is already running; wait for it to finish.", error=True)
+            return None
+        self.import_button.setEnabled(False)
+        self.show_message(f"Importing {source.name}…")
+        self._import_task = asyncio.ensure_future(self._import(source))
+        return self._import_task
+
+    @staticmethod
+    def _import_now(source: Path, root: Path) -> tuple[Path | None, str | None]:
+        """Unpack the archive; returns (the new folder, None) or (None, why it failed, in one line)."""
+        import sessions
+
+        try:
+            return sessions.import_zip(source, root), None
+        except Exception as exc:  # any failure is the person's one-line answer, never a traceback
+            return None, one_line(exc)
+
+    async def _import(self, source: Path) -> None:
+        folder, error = await asyncio.to_thread(self._import_now, source, self.root)
+        with contextlib.suppress(RuntimeError):  # the browser was closed meanwhile
+            self._import_done(source, folder, error)
+
+    def _import_done(self, source: Path, folder: Path | None, error: str | None) -> None:
+        self.import_button.setEnabled(True)
+        if folder is None:
+            self.show_message(f"Could not import {source.name}: {error}", error=True)
+            return
+        self.show_message(f"Imported {source.name} as {folder.name}")
+        self._select_after_load = folder
+        self.refresh()
 
     def delete_selected(self) -> QMessageBox | None:
         """Ask to delete the selected session; the folder goes once the person confirms.

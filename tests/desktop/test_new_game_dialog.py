@@ -149,3 +149,70 @@ def test_every_option_type_gets_its_field() -> None:
     box = OptionsBox()
     box.set_schema(schema, {"start": "lvlm", "hard": False})
     assert box.values() == {"rate": 0.5, "hard": False, "start": "lvlm", "name": ""}
+
+
+def _choose_model(editor: Any, provider: str, model: str) -> None:
+    editor.player.setCurrentIndex(editor.player.findData("model…"))
+    editor.provider.setCurrentIndex(editor.provider.findData(provider))
+    editor.model_name.setText(model)
+
+
+def test_a_paid_model_without_a_key_keeps_the_dialog_open_and_offers_models_and_keys(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, "tictactoe")
+    dialog.show()
+    started = _started(dialog)
+    editor = dialog.seat_editors[0]
+    _choose_model(editor, "anthropic", "claude-sonnet-4-5")
+    editor.memory.setValue(3)
+    dialog.seat_editors[1].set_choice("minimax")
+
+    dialog.start_button.click()
+    # Nothing started, nothing lost: the dialog is still open and says which key is missing, where.
+    assert started == []
+    assert dialog.isVisible() and dialog.result() != dialog.DialogCode.Accepted
+    notice = dialog.key_error.text()
+    assert not dialog.key_notice.isHidden()
+    assert "ANTHROPIC_API_KEY" in notice and "Models & keys" in notice and "Seat 1 (X)" in notice
+    assert "OPENAI_API_KEY" not in notice
+
+    qtbot.mouseClick(dialog.keys_button, Qt.MouseButton.LeftButton)
+    keys_dialog = dialog.keys_dialog
+    assert keys_dialog is not None and keys_dialog.isVisible()
+    assert keys_dialog.tabs.currentWidget() is keys_dialog.pages["anthropic"]
+    keys_dialog.pages["anthropic"].key_edit.setText("sk-ant-TESTKEY0123456789")
+    keys_dialog.save_and_close()
+    assert dialog.key_notice.isHidden()
+
+    dialog.start_button.click()
+    assert len(started) == 1
+    seat = started[0].seats[0]
+    assert seat.spec == "anthropic:claude-sonnet-4-5" and seat.options["memory"] == 3
+    assert started[0].seats[1].spec == "minimax"
+
+
+def test_the_missing_key_notice_follows_the_seats(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    dialog = _dialog(qtbot, "tictactoe")
+    started = _started(dialog)
+    _choose_model(dialog.seat_editors[0], "openai", "gpt-4.1-mini")
+    dialog.accept()
+    assert started == [] and "OPENAI_API_KEY" in dialog.key_error.text()
+    # A key in the environment counts as well as a stored one; a local server needs none.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-ENVKEY0123456789abcdef")
+    _choose_model(dialog.seat_editors[0], "local", "llama3.1")
+    assert dialog.key_notice.isHidden()
+    _choose_model(dialog.seat_editors[0], "openai", "gpt-4.1-mini")
+    dialog.accept()
+    assert [s.spec for s in started[0].seats][0] == "openai:gpt-4.1-mini"
+
+
+def test_in_the_window_a_missing_key_stays_in_the_dialog_not_the_status_bar(window: Any) -> None:
+    window.new_game()
+    dialog = next(d for d in window._dialogs if isinstance(d, NewGameDialog))
+    dialog.game.setCurrentIndex(dialog.game.findData("tictactoe"))
+    _choose_model(dialog.seat_editors[0], "openai", "gpt-4.1-mini")
+    dialog.start_button.click()
+    assert dialog.isVisible() and dialog in window._dialogs
+    assert window.controller.game is None and not window.tasks
+    assert window.last_error is None and window.statusBar().currentMessage() == ""
+    assert "OPENAI_API_KEY" in dialog.key_error.text()
+    dialog.reject()

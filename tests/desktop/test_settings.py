@@ -281,3 +281,50 @@ def test_a_key_pasted_into_the_model_field_is_refused_with_a_message(qtbot: Any,
     assert "looks like an API key" in page.result_label.text()
     assert SECRET not in page.result_label.text()
     assert SECRET not in "".join(_config_files_text(settings.path.parent).values())
+
+
+def _close_with_a_typed_key(qtbot: Any) -> tuple[ModelsKeysDialog, Any]:
+    dialog = ModelsKeysDialog(settings=AppSettings())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.pages["anthropic"].key_edit.setText(SECRET)
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Close).click()
+    box = dialog.unsaved_box
+    # Asked, without a nested event loop (we got here), naming the provider; the key is not shown.
+    assert box is not None and box.isVisible() and dialog.isVisible()
+    assert "Anthropic" in box.text() and SECRET not in box.text() + box.informativeText()
+    return dialog, box
+
+
+def test_close_asks_before_dropping_a_typed_key(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    dialog, box = _close_with_a_typed_key(qtbot)
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert dialog.isVisible() and dialog.pages["anthropic"].key_edit.text() == SECRET
+    assert keys.KeyStore().get("anthropic") is None
+
+    dialog.reject()  # Escape or the close box ask the same question
+    dialog.unsaved_box.button(QMessageBox.StandardButton.Save).click()
+    assert not dialog.isVisible() and dialog.result() == dialog.DialogCode.Accepted
+    assert keys.KeyStore().get("anthropic") == SECRET
+
+
+def test_discard_closes_without_keeping_the_typed_key(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    dialog, box = _close_with_a_typed_key(qtbot)
+    box.button(QMessageBox.StandardButton.Discard).click()
+    assert not dialog.isVisible() and dialog.result() == dialog.DialogCode.Rejected
+    assert keys.KeyStore().get("anthropic") is None
+    assert dialog.pages["anthropic"].key_edit.text() == ""
+
+
+def test_close_without_a_typed_key_asks_nothing(qtbot: Any) -> None:
+    dialog = ModelsKeysDialog(settings=AppSettings())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.reject()
+    assert dialog.unsaved_box is None and not dialog.isVisible()
