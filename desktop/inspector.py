@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -37,48 +36,32 @@ from desktop.widgets import (
     MUTED_COLOR,
     OK_COLOR,
     AutoHeightTable,
-    AutoHeightTextView,
     ClickableThumbnail,
     CollapsibleSection,
+    FoldingTextView,
     TextDialog,
+    badge,
+    link_button,
+    muted_label,
+    note_label,
+    pill_style,
+    rich_label,
 )
+from desktop.widgets import table_item as _item
 from sessions.steps import Sample, SampleKey, StepModel
 
 #: Live text is repainted at most this often (calibre uses the same 50 ms throttle).
 REPAINT_INTERVAL_MS = 50
 
-#: The prompt box stays this short (about seven lines) so the streamed reasoning below it is in view at
-#: 1280x800; the whole prompt is one click away ("Open full prompt…") and scrolls inside the box.
-PROMPT_COMPACT_HEIGHT = 124
+#: How many lines each long block shows before "Show all (N lines)": the column is the only thing that
+#: scrolls, so a folded prompt keeps the reasoning below it in view at 1280x800.
+PROMPT_FOLD_LINES = 6
+REASONING_FOLD_LINES = 14
+ANSWER_FOLD_LINES = 8
 
 Resolver = Callable[[str], "bytes | None"]
 
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-
-
-def _item(
-    text: str, *, align: Any = None, bold: bool = False, color: str = "", tip: str = ""
-) -> QTableWidgetItem:
-    """A read-only table cell."""
-    item = QTableWidgetItem(text)
-    if align is not None:
-        item.setTextAlignment(align)
-    font = item.font()
-    font.setBold(bold)
-    item.setFont(font)
-    if color:
-        item.setForeground(QColor(color))
-    if tip:
-        item.setToolTip(tip)
-    return item
-
-
-_PILL_STYLE = (
-    f"QToolButton {{ border: 1px solid {theme.BORDER}; border-radius: 10px; padding: 2px 10px;"
-    f" background: {theme.PANEL}; }}"
-    f"QToolButton:checked {{ background: {theme.ACCENT_SOFT}; border-color: {theme.ACCENT};"
-    f" color: {theme.ACCENT_DARK}; }}"
-)
 
 
 class InspectorPanel(QWidget):
@@ -120,6 +103,7 @@ class InspectorPanel(QWidget):
         self._repaint_timer.timeout.connect(self._flush)
         #: Set when the reader scrolls the column; live updates then leave the scroll position alone.
         self._user_scrolled = False
+        self._scroll_top = False  # set by a new step: the next paint starts at the top of the column
         # Scrolling to the reasoning waits for the layout to place the sections that were just filled.
         self._reveal_timer = QTimer(self)
         self._reveal_timer.setSingleShot(True)
@@ -153,12 +137,8 @@ class InspectorPanel(QWidget):
         font.setBold(True)
         font.setPointSizeF(max(font.pointSizeF(), 9.0) + 1.5)
         self.game_label.setFont(font)
-        self.sim_badge = QLabel("SIMULATED MODEL — offline, no API calls", card)
+        self.sim_badge = badge("SIMULATED MODEL — offline, no API calls", "#6b2fa0", parent=card)
         self.sim_badge.setObjectName("SimBadge")
-        self.sim_badge.setStyleSheet(
-            "QLabel { background: #6b2fa0; color: white; border-radius: 4px; padding: 2px 8px;"
-            " font-weight: bold; font-size: 8pt; }"
-        )
         self.sim_badge.setToolTip("A seat is played by the simulated model: no network, no key, no cost.")
         self.sim_badge.setVisible(False)
         top.addWidget(self.game_label)
@@ -191,24 +171,12 @@ class InspectorPanel(QWidget):
         self.pill_group.setExclusive(True)
         self.pill_row.setVisible(False)
         layout.addWidget(self.pill_row)
-        self.error_banner = QLabel(bar)
+        self.error_banner = note_label("error", bar)
         self.error_banner.setObjectName("ErrorBanner")
-        self.error_banner.setWordWrap(True)
         self.error_banner.setTextFormat(Qt.TextFormat.RichText)
-        self.error_banner.setStyleSheet(
-            f"QLabel {{ background: #fdecea; color: {BAD_COLOR}; border: 1px solid #f5c2bd;"
-            " border-radius: 6px; padding: 6px 8px; }"
-        )
-        self.error_banner.setVisible(False)
         layout.addWidget(self.error_banner)
-        self.notice_label = QLabel(bar)
+        self.notice_label = note_label("info", bar)
         self.notice_label.setObjectName("PanelNotice")
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setStyleSheet(
-            "QLabel { background: #eef2ff; color: #3730a3; border: 1px solid #c7d2fe;"
-            " border-radius: 6px; padding: 6px 8px; }"
-        )
-        self.notice_label.setVisible(False)
         layout.addWidget(self.notice_label)
         return bar
 
@@ -254,50 +222,47 @@ class InspectorPanel(QWidget):
         self.thumb_layout.setContentsMargins(0, 0, 0, 0)
         self.thumb_layout.setSpacing(6)
         self.thumb_layout.addStretch(1)
-        self.prompt_view = AutoHeightTextView(
-            monospace=True,
-            max_height=PROMPT_COMPACT_HEIGHT,
-            placeholder="No prompt recorded",
-            follow_tail=False,  # a prompt is read from the system prompt down
+        self.prompt_view = FoldingTextView(
+            monospace=True, fold_lines=PROMPT_FOLD_LINES, placeholder="No prompt recorded"
         )
         self.prompt_view.setObjectName("PromptView")
-        self.full_prompt_button = QToolButton()
-        self.full_prompt_button.setObjectName("FullPromptButton")
-        self.full_prompt_button.setText("Open full prompt…")
-        self.full_prompt_button.setToolTip("Show the whole prompt, as sent, in a separate window")
-        self.full_prompt_button.setAutoRaise(True)
-        self.full_prompt_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.full_prompt_button.setStyleSheet(
-            f"QToolButton {{ color: {theme.ACCENT}; border: none; padding: 0px 0px 0px 8px; }}"
-            f"QToolButton:hover {{ text-decoration: underline; }}"
-            f"QToolButton:disabled {{ color: {MUTED_COLOR}; }}"
+        self.full_prompt_button = link_button(
+            "Open full prompt…", "Show the whole prompt, as sent, in a separate window", left_padding=8
         )
+        self.full_prompt_button.setObjectName("FullPromptButton")
         self.full_prompt_button.clicked.connect(self.open_full_prompt)
         self.prompt_dialog: TextDialog | None = None
         row_layout.addWidget(self.thumb_row, 0, Qt.AlignmentFlag.AlignTop)
         row_layout.addWidget(self.prompt_view, 1, Qt.AlignmentFlag.AlignTop)
         self.sec_prompt.add(prompt_row)
+        self.sec_prompt.add(self.prompt_view.fold_button)
         self.sec_prompt.add_header_widget(self.full_prompt_button)
 
         self.sec_reasoning = self._section("Reasoning")
-        self.reasoning_view = self._text_view(self.sec_reasoning, "ReasoningView", 200, "No reasoning yet")
+        self.reasoning_view = self._text_view(
+            self.sec_reasoning, "ReasoningView", REASONING_FOLD_LINES, "No reasoning yet"
+        )
         self.sec_answer = self._section("Answer and parse chain")
-        self.answer_view = self._text_view(self.sec_answer, "AnswerView", 140, "No answer yet", mono=True)
+        self.answer_view = self._text_view(
+            self.sec_answer, "AnswerView", ANSWER_FOLD_LINES, "No answer yet", mono=True
+        )
         self.parse_label = self._rich_label(self.sec_answer)
         self.parse_label.setObjectName("ParseChain")
 
         self.sec_verify = self._section("Intermediate answers")
-        self.verify_table = AutoHeightTable(["Question", "Model", "Truth", ""], max_rows=8)
+        self.verify_table = AutoHeightTable(["Question", "Model", "Truth", ""], max_rows=32)
         self.verify_table.setObjectName("VerificationTable")
         self.sec_verify.add(self.verify_table)
         self.verify_empty = self._muted_label(self.sec_verify, "No intermediate questions for this game yet")
 
         self.sec_reflection = self._section("Reflection")
-        self.reflection_view = self._text_view(self.sec_reflection, "ReflectionView", 140, "No reflection")
+        self.reflection_view = self._text_view(
+            self.sec_reflection, "ReflectionView", ANSWER_FOLD_LINES, "No reflection"
+        )
         self.reflection_empty = self._muted_label(self.sec_reflection, "No reflection recorded")
 
         self.sec_memory = self._section("Memory window")
-        self.memory_table = AutoHeightTable(["Step", "Action", "Reward"], stretch_column=1, max_rows=8)
+        self.memory_table = AutoHeightTable(["Step", "Action", "Reward"], stretch_column=1, max_rows=64)
         self.memory_table.setObjectName("MemoryTable")
         self.sec_memory.add(self.memory_table)
         self.memory_empty = self._muted_label(self.sec_memory, "Memory is empty (first step, or memory off)")
@@ -309,6 +274,7 @@ class InspectorPanel(QWidget):
         #: The sections shown only for a model's decision (a bot's or a person's has none of these).
         self._model_sections = [self.sec_prompt, self.sec_reasoning, self.sec_answer, self.sec_verify,
                                 self.sec_reflection, self.sec_memory, self.sec_usage]
+        self._folding = [self.prompt_view, self.reasoning_view, self.answer_view, self.reflection_view]
         self.content_layout.addStretch(1)
         self.scroll.setWidget(content)
         # actionTriggered fires for the wheel, the keyboard and the scroll bar, never for setValue():
@@ -323,29 +289,21 @@ class InspectorPanel(QWidget):
 
     @staticmethod
     def _rich_label(section: CollapsibleSection) -> QLabel:
-        label = QLabel()
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setWordWrap(True)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
-        section.add(label)
-        return label
+        return section.add(rich_label())
 
     @staticmethod
     def _text_view(
-        section: CollapsibleSection, name: str, max_height: int, placeholder: str, *, mono: bool = False
-    ) -> AutoHeightTextView:
-        view = AutoHeightTextView(monospace=mono, max_height=max_height, placeholder=placeholder)
+        section: CollapsibleSection, name: str, fold_lines: int, placeholder: str, *, mono: bool = False
+    ) -> FoldingTextView:
+        view = FoldingTextView(monospace=mono, fold_lines=fold_lines, placeholder=placeholder)
         view.setObjectName(name)
         section.add(view)
+        section.add(view.fold_button)
         return view
 
     @staticmethod
     def _muted_label(section: CollapsibleSection, text: str) -> QLabel:
-        label = QLabel(text)
-        label.setStyleSheet(f"color: {MUTED_COLOR};")
-        section.add(label)
-        return label
+        return section.add(muted_label(text))
 
     def _build_controls(self) -> QWidget:
         box = QFrame(self)
@@ -461,8 +419,9 @@ class InspectorPanel(QWidget):
         self._selected = self._model.default_key()
         self._follow_live = True
         self._structure_dirty = self._text_dirty = False
-        self._user_scrolled = False
+        self._new_step()
         self._render()
+        self._scroll_top = False
         self.scroll.verticalScrollBar().setValue(0)  # another step is read from its top
         self._follow_reasoning()
 
@@ -480,8 +439,8 @@ class InspectorPanel(QWidget):
             self._model = StepModel(step)
             self._selected = None
             self._follow_live = True
-            self._user_scrolled = False
             self._image_cache.clear()
+            self._new_step()
             self._structure_dirty = True
         if self._model.add(record):
             self._structure_dirty = True
@@ -498,6 +457,14 @@ class InspectorPanel(QWidget):
             self._structure_dirty = True
         if not self._repaint_timer.isActive():
             self._repaint_timer.start()
+
+    def _new_step(self) -> None:
+        """Another step: long blocks fold again and the column goes back to its top (at the next paint)."""
+        self._user_scrolled = False
+        self._reveal_timer.stop()
+        self._scroll_top = True
+        for view in self._folding:
+            view.set_expanded(False)
 
     def set_controls(
         self,
@@ -530,23 +497,28 @@ class InspectorPanel(QWidget):
         )
         self.fork_button.setEnabled(can_fork and not busy)
         self.cancel_button.setEnabled(busy)
-        if held:
-            assert self._pending is not None
-            legal = [str(a) for a in self._pending.get("legal") or []]
-            current = self.override_combo.currentText()
-            self.override_combo.blockSignals(True)
-            self.override_combo.clear()
-            self.override_combo.addItems(legal)
-            keep = current if current in legal else ""
-            self.override_combo.setCurrentIndex(legal.index(keep) if keep else -1)
-            self.override_combo.setEditText(keep)
-            self.override_combo.blockSignals(False)
-            self.held_label.setStyleSheet(f"color: {theme.TEXT};")
-        else:
-            self.held_label.setStyleSheet(f"color: {MUTED_COLOR};")
+        self._sync_override_choices(before)
+        self.held_label.setStyleSheet(f"color: {theme.TEXT if held else MUTED_COLOR};")
         self.held_label.setText(fmt.held_html(self._pending, self._players))
         if before != self._pending:  # the window calls this often; repaint the outcome only on change
             self._render_outcome(self.current_sample)
+
+    def _sync_override_choices(self, before: Mapping[str, Any] | None) -> None:
+        """The override picker lists the legal actions of the held decision only, and starts empty at
+        each new one: a choice typed for an earlier decision (step, session, game) is never played."""
+        pending = self._pending
+        legal = [str(a) for a in (pending or {}).get("legal") or []]
+        same = pending is not None and before is not None and fmt.same_decision(before, pending)
+        combo = self.override_combo
+        current = combo.currentText() if same else ""
+        if same and [combo.itemText(i) for i in range(combo.count())] == legal:
+            return  # the window calls this often: the reader's choice stays while the decision is held
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItems(legal)
+        combo.setCurrentIndex(legal.index(current) if current in legal else -1)
+        combo.setEditText(current if current in legal else "")
+        combo.blockSignals(False)
 
     def set_taken_over(self, taken_over: bool) -> None:
         """Sync the Take over / Hand back toggle with the controller (no signal is emitted)."""
@@ -609,6 +581,9 @@ class InspectorPanel(QWidget):
         if self._structure_dirty:
             self._structure_dirty = self._text_dirty = False
             self._render()
+            if self._scroll_top:
+                self._scroll_top = False
+                self.scroll.verticalScrollBar().setValue(0)
         elif self._text_dirty:
             self._text_dirty = False
             self._render_live_text()
@@ -627,9 +602,20 @@ class InspectorPanel(QWidget):
             self._reveal_timer.start()
 
     def _scroll_to_reasoning(self) -> None:
-        if self._user_scrolled or not self.sec_reasoning.isVisible():
+        sample = self.current_sample
+        if self._user_scrolled or not self.sec_reasoning.isVisible() or not (sample and sample.streaming):
             return
-        self.scroll.ensureWidgetVisible(self.sec_reasoning, 0, 6)
+        # The whole section when it fits, else the end of the text being streamed.
+        content = self.scroll.widget()
+        top = self.sec_reasoning.mapTo(content, self.sec_reasoning.rect().topLeft()).y()
+        view = self.reasoning_view
+        bottom = view.mapTo(content, view.rect().bottomLeft()).y()
+        height = self.scroll.viewport().height()
+        bar = self.scroll.verticalScrollBar()
+        if bottom - top + 12 <= height:
+            self.scroll.ensureWidgetVisible(self.sec_reasoning, 0, 6)
+        else:
+            bar.setValue(min(bar.maximum(), bottom + 6 - height))
 
     def open_full_prompt(self) -> TextDialog | None:
         """Open the shown prompt at full size in its own window (non-modal: the match keeps running)."""
@@ -673,6 +659,9 @@ class InspectorPanel(QWidget):
             section.setVisible(is_model)
         self._render_outcome(sample)
         if is_model and sample is not None:
+            if sample.streaming and self._follow_live:
+                for view in self._folding[1:]:  # the text being produced is followed to its end
+                    view.set_expanded(True)
             self._render_prompt(sample)
             self._render_live_text()
             self.parse_label.setText(fmt.parse_chain_html(model, sample))
@@ -711,7 +700,7 @@ class InspectorPanel(QWidget):
                     pill.setText(spec.text)
                     pill.setCheckable(True)
                     # No bold when checked: the size hint is for the normal weight, bold text would clip.
-                    pill.setStyleSheet(_PILL_STYLE)
+                    pill.setStyleSheet(pill_style())
                     pill.clicked.connect(lambda _c=False, key=spec.key: self._on_pill(key))
                     self.pill_group.addButton(pill)
                     self.pill_layout.addWidget(pill)

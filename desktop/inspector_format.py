@@ -202,11 +202,17 @@ def header_simulated(info: Mapping[str, Any]) -> bool:
 # ------------------------------------------------------------------------------------- step and pills
 
 
+def step_number(step: int) -> int:
+    """The step number people see: step N is the decision made on the N-th board, so the decision
+    recorded with event step index ``k`` is step ``k + 1`` (the help and the timeline say the same)."""
+    return step + 1
+
+
 def step_title_html(model: StepModel, sample: Sample | None, players: Players) -> str:
     """"Step 4 · Seat 1 (X) · Simulated model", and "model working…" while a call runs."""
     if model.step is None:
         return muted("No step selected")
-    parts = [f"<b>Step {model.step}</b>"]
+    parts = [f"<b>Step {step_number(model.step)}</b>"]
     seat = sample.seat if sample is not None else None
     if seat is None and model.turn:
         seats = model.turn.get("seats") or []
@@ -293,6 +299,12 @@ def held_html(pending: Mapping[str, Any] | None, players: Players) -> str:
     seat = pending.get("seat")
     who = f" from {seat_name(seat, players)}" if seat is not None else ""
     return f"Held{esc(who)}: <b>{esc(pending.get('action'))}</b>"
+
+
+def same_decision(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two held decisions are the same one (the same call of the same seat at the same step)."""
+    same = all(a.get(k) == b.get(k) for k in ("step", "seat", "call", "action"))
+    return same and list(a.get("legal") or []) == list(b.get("legal") or [])
 
 
 # -------------------------------------------------------------------------------------------- outcome
@@ -639,6 +651,14 @@ class MemoryRow:
     state: str
 
 
+def _memory_step(step: Any) -> str:
+    """A remembered step as people number it (the prompt, as sent, keeps the harness's index)."""
+    try:
+        return str(step_number(int(step)))
+    except (TypeError, ValueError):
+        return "" if step is None else str(step)
+
+
 def memory_rows(sample: Sample) -> list[MemoryRow]:
     """The sample's memory window: step, action (and who played it), reward."""
     rows = []
@@ -646,7 +666,7 @@ def memory_rows(sample: Sample) -> list[MemoryRow]:
         by = f"  ({entry['by']})" if entry.get("by") else ""
         rows.append(
             MemoryRow(
-                str(entry.get("step", "")),
+                _memory_step(entry.get("step")),
                 f"{entry.get('action', '')}{by}",
                 fmt_num(entry.get("reward", "")),
                 str(entry.get("state") or ""),
@@ -725,7 +745,7 @@ def usage_summary(sample: Sample) -> str:
 
 def prompt_window_title(model: StepModel, sample: Sample | None, players: Players) -> str:
     """The full-prompt window's title: "Prompt — Step 4 · Seat 1 (X)"."""
-    where = f"Step {model.step}" if model.step is not None else "Prompt"
+    where = f"Step {step_number(model.step)}" if model.step is not None else "Prompt"
     if sample is not None and sample.seat is not None:
         where += f" · {seat_name(sample.seat, players)}"
     return f"Prompt — {where}"

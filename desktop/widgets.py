@@ -7,9 +7,11 @@ They carry no game or session knowledge; panels compose them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import (
+    QColor,
     QFont,
     QFontDatabase,
     QGuiApplication,
@@ -17,9 +19,12 @@ from PySide6.QtGui import (
     QPixmap,
     QResizeEvent,
     QTextCursor,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
+    QApplication,
     QDialog,
     QFrame,
     QHBoxLayout,
@@ -38,6 +43,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop import theme
+
+_W = TypeVar("_W", bound=QWidget)
 
 #: Status colours, taken from the app theme so every panel says "ok" and "failed" the same way.
 OK_COLOR = theme.SUCCESS
@@ -132,6 +139,107 @@ class AutoHeightTextView(QTextEdit):
         height = max(self._min_height, min(self._max_height, wanted))
         if height != self.height():
             self.setFixedHeight(height)
+
+
+class FoldingTextView(AutoHeightTextView):
+    """A read-only text that never scrolls inside itself: it shows its first ``fold_lines`` lines
+    (wrapped lines, as displayed) and :attr:`fold_button` ("Show all (N lines)") unfolds the rest.
+
+    Placed in a scrolling column, the column is then the only thing that scrolls: no second scroll bar,
+    and the mouse wheel over the text scrolls the column. Add :attr:`fold_button` below the view.
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        fold_lines: int = 10,
+        monospace: bool = False,
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(
+            parent, min_height=30, max_height=16_000_000, monospace=monospace,
+            placeholder=placeholder, follow_tail=False,
+        )
+        self._fold_lines = fold_lines
+        self._expanded = False
+        self._lines = 0
+        self.fold_button = link_button("", "Show the whole text here, or fold it back to its first lines")
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.fold_button.setObjectName("FoldButton")
+        self.fold_button.clicked.connect(lambda _checked=False: self.set_expanded(not self._expanded))
+        self.fold_button.setVisible(False)
+        # Selecting with the mouse or the keyboard must not leave a folded text scrolled inside.
+        self.verticalScrollBar().valueChanged.connect(self._stay_at_top)
+        self._fit_height()
+
+    @property
+    def expanded(self) -> bool:
+        return self._expanded
+
+    @property
+    def line_count(self) -> int:
+        """How many lines the text takes at the current width."""
+        return self._lines
+
+    def is_folded(self) -> bool:
+        """Whether some of the text is hidden behind :attr:`fold_button`."""
+        return not self._expanded and self._foldable()
+
+    def _foldable(self) -> bool:
+        # Folding away one or two lines would save nothing and cost a click.
+        return self._lines > self._fold_lines + 2
+
+    def set_expanded(self, expanded: bool) -> None:
+        """Show the whole text (``True``) or only its first lines."""
+        if expanded != self._expanded:
+            self._expanded = expanded
+            self._fit_height()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt naming)
+        # The column around the text scrolls (sent on explicitly: Qt does not pass on every wheel event).
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QAbstractScrollArea):
+            parent = parent.parentWidget()
+        if parent is None:
+            event.ignore()
+        else:
+            QApplication.sendEvent(parent.verticalScrollBar(), event)
+
+    def _stay_at_top(self, value: int) -> None:
+        if value:
+            self.verticalScrollBar().setValue(0)
+
+    def _fit_height(self) -> None:
+        if not hasattr(self, "fold_button"):
+            return  # called by the base class before this one is set up
+        doc = self.document()
+        doc.setTextWidth(max(50, self.viewport().width()))
+        layout = doc.documentLayout()
+        lines, cut = 0, 0.0
+        block = doc.begin()
+        while block.isValid():
+            top = layout.blockBoundingRect(block).top()
+            text_layout = block.layout()
+            count = text_layout.lineCount() if text_layout is not None else 0
+            if lines < self._fold_lines <= lines + count:
+                line = text_layout.lineAt(self._fold_lines - lines - 1)
+                cut = top + line.y() + line.height()
+            lines += count
+            block = block.next()
+        self._lines = lines
+        # The frame and any padding of the style sheet: the box's height less its viewport's.
+        frame = max(2 * self.frameWidth(), self.height() - self.viewport().height())
+        # Folded, the box ends right under the last line shown: no half line peeks out below it.
+        content = cut if self.is_folded() else doc.size().height() + 1
+        height = max(self._min_height, int(content) + frame)
+        if height != self.height():
+            self.setFixedHeight(height)
+        foldable = self._foldable()
+        self.fold_button.setVisible(foldable)
+        if foldable:
+            self.fold_button.setText("Show less" if self._expanded else f"Show all ({lines} lines)")
+        self.verticalScrollBar().setValue(0)
 
 
 class AutoHeightTable(QTableWidget):
@@ -288,7 +396,7 @@ class CollapsibleSection(QWidget):
         self._head.addWidget(widget)
         return widget
 
-    def add(self, widget: QWidget) -> QWidget:
+    def add(self, widget: _W) -> _W:
         """Add ``widget`` to the body and return it."""
         self.body_layout.addWidget(widget)
         return widget
@@ -414,6 +522,84 @@ class ClickableThumbnail(QLabel):
             self.clicked.emit()
             self.open_full()
         super().mouseReleaseEvent(event)
+
+
+def link_button(text: str, tip: str, *, left_padding: int = 0) -> QToolButton:
+    """A flat button that reads as a link ("Open full prompt…", "Show all (40 lines)")."""
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAutoRaise(True)
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    button.setStyleSheet(
+        f"QToolButton {{ color: {theme.ACCENT}; border: none; padding: 0px 0px 0px {left_padding}px; }}"
+        f"QToolButton:hover {{ text-decoration: underline; }}"
+        f"QToolButton:disabled {{ color: {MUTED_COLOR}; }}"
+    )
+    return button
+
+
+def table_item(
+    text: str, *, align: Qt.AlignmentFlag | None = None, bold: bool = False, color: str = "", tip: str = ""
+) -> QTableWidgetItem:
+    """A read-only table cell."""
+    item = QTableWidgetItem(text)
+    if align is not None:
+        item.setTextAlignment(align)
+    font = item.font()
+    font.setBold(bold)
+    item.setFont(font)
+    if color:
+        item.setForeground(QColor(color))
+    if tip:
+        item.setToolTip(tip)
+    return item
+
+
+def rich_label() -> QLabel:
+    """A selectable, wrapping rich-text label that takes the width it is given."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+    return label
+
+
+def muted_label(text: str) -> QLabel:
+    """A grey label (an empty state: "No reflection recorded")."""
+    label = QLabel(text)
+    label.setStyleSheet(f"color: {MUTED_COLOR};")
+    return label
+
+
+_NOTE_STYLES = {
+    "error": ("#fdecea", BAD_COLOR, "#f5c2bd"),
+    "info": ("#eef2ff", "#3730a3", "#c7d2fe"),
+}
+
+
+def note_label(kind: str, parent: QWidget | None = None) -> QLabel:
+    """A hidden, wrapping message box above a panel's content: ``"error"`` (red) or ``"info"`` (blue)."""
+    background, color, border = _NOTE_STYLES[kind]
+    label = QLabel(parent)
+    label.setWordWrap(True)
+    label.setStyleSheet(
+        f"QLabel {{ background: {background}; color: {color}; border: 1px solid {border};"
+        " border-radius: 6px; padding: 6px 8px; }"
+    )
+    label.setVisible(False)
+    return label
+
+
+def pill_style() -> str:
+    """The style sheet of a checkable rounded "pill" button (one sample among several)."""
+    return (
+        f"QToolButton {{ border: 1px solid {theme.BORDER}; border-radius: 10px; padding: 2px 10px;"
+        f" background: {theme.PANEL}; }}"
+        f"QToolButton:checked {{ background: {theme.ACCENT_SOFT}; border-color: {theme.ACCENT};"
+        f" color: {theme.ACCENT_DARK}; }}"
+    )
 
 
 def badge(text: str, background: str, foreground: str = "white", parent: QWidget | None = None) -> QLabel:

@@ -132,7 +132,7 @@ def test_a_recorded_model_step_is_shown_as_recorded(
     entries = data[ev.MEMORY][0]["entries"]
     assert panel.memory_table.rowCount() == len(entries)
     steps = [panel.memory_table.cell_text(r, 0) for r in range(len(entries))]
-    assert steps == [str(e["step"]) for e in entries]
+    assert steps == [str(e["step"] + 1) for e in entries]  # step N is the decision on the N-th board
 
     finished = data[ev.MODEL_CALL_FINISHED]
     usage = panel.usage_label.text()
@@ -147,7 +147,7 @@ def test_a_recorded_model_step_is_shown_as_recorded(
     assert "policy" not in outcome  # the model's own answer was played
     assert not panel.pill_row.isVisible()
     assert panel.error_banner.isVisible() == bool(data[ev.MODEL_CALL_FAILED])
-    assert panel.step_label.text().startswith(f"<b>Step {rec.step(index)}</b> · Seat 1")
+    assert panel.step_label.text().startswith(f"<b>Step {rec.step(index) + 1}</b> · Seat 1")
 
 
 def test_verdicts_are_the_recorded_ones(panel: InspectorPanel, tictactoe: Recording) -> None:
@@ -375,11 +375,12 @@ def test_live_deltas_are_coalesced_into_few_repaints(
 
 def _one_long_call(rec: Recording, step: int) -> list[dict[str, Any]]:
     """Every reasoning delta of the recorded match, streamed as if one call at ``step`` produced them."""
-    stream = _deltas(rec.live, kind="reasoning", purpose="action")
+    started = next(r for r in rec.live if r["type"] == ev.MODEL_CALL_STARTED)
+    stream = [started, *_deltas(rec.live, kind="reasoning", purpose="action")]
     return [{**r, "step": step, "seat": 0, "call": 1} for r in stream]
 
 
-def test_live_text_follows_the_bottom_unless_the_reader_scrolled_up(
+def test_live_text_follows_the_end_unless_the_reader_scrolled_up(
     panel: InspectorPanel, qtbot: Any, g2048: Recording
 ) -> None:
     stream = _one_long_call(g2048, step=5)
@@ -387,17 +388,22 @@ def test_live_text_follows_the_bottom_unless_the_reader_scrolled_up(
     panel.resize(560, 1200)  # tall enough for the whole column
     panel.show_step(5, [], lambda ref: None)
     view = panel.reasoning_view
-    bar = view.verticalScrollBar()
+    column = panel.scroll.verticalScrollBar()
 
     def feed(records: list[dict[str, Any]]) -> None:
         for record in records:
             panel.append_live(record)
-        text = view.text() + "".join(r["data"]["text"] for r in records)
+        text = view.text() + "".join(r["data"].get("text", "") for r in records)
         qtbot.waitUntil(lambda: view.toPlainText() == text, timeout=2000)
 
+    def end_in_view() -> bool:
+        bottom = view.mapTo(panel.scroll.viewport(), view.rect().bottomLeft()).y()
+        return 0 < bottom <= panel.scroll.viewport().height()
+
     feed(stream[:third])
-    assert bar.maximum() > 0 and bar.value() == bar.maximum()
-    column = panel.scroll.verticalScrollBar()
+    assert panel.current_sample is not None and panel.current_sample.streaming
+    # The streamed text is shown whole (never folded, never scrolled inside its own box).
+    assert not view.is_folded() and view.verticalScrollBar().maximum() == 0
     width = view.viewport().width()
     assert column.maximum() == 0
     # The panel gets shorter, so the column scrolls: its text keeps its width (no rewrap away from the end).
@@ -405,10 +411,12 @@ def test_live_text_follows_the_bottom_unless_the_reader_scrolled_up(
     qtbot.waitUntil(lambda: column.maximum() > 0 and column.isVisible(), timeout=2000)
     assert view.viewport().width() == width
     feed(stream[third : 2 * third])
-    assert bar.value() == bar.maximum()
-    bar.setValue(0)  # the reader scrolls up
+    qtbot.waitUntil(end_in_view, timeout=2000)  # the column follows the end of the stream
+    assert view.verticalScrollBar().maximum() == 0
+    column.triggerAction(column.SliderAction.SliderToMinimum)  # the reader scrolls up
     feed(stream[2 * third :])
-    assert bar.value() == 0
+    qtbot.wait(2 * insp.REPAINT_INTERVAL_MS)
+    assert column.value() == 0
 
 
 def test_the_reflection_stream_goes_to_the_reflection(
@@ -481,16 +489,16 @@ def test_a_live_call_brings_the_reasoning_into_view_unless_the_reader_scrolled(
 # -- prompt box, layout, header and controls ---------------------------------------------------------
 
 
-def test_the_prompt_is_compact_opens_at_the_top_and_opens_full_size(
+def test_the_prompt_folds_opens_at_the_top_and_opens_full_size(
     panel: InspectorPanel, qtbot: Any, tictactoe: Recording
 ) -> None:
     index = model_step(tictactoe)
     show(panel, tictactoe, index)
     view = panel.prompt_view
-    bar = view.verticalScrollBar()
-    assert view.height() <= insp.PROMPT_COMPACT_HEIGHT
-    assert bar.maximum() > 0, "a recorded prompt is longer than the compact box"
-    assert bar.value() == 0, "a prompt is read from the system prompt down"
+    assert view.is_folded(), "a recorded prompt is longer than its folded first lines"
+    assert view.fold_button.text() == f"Show all ({view.line_count} lines)"
+    assert view.height() < view.document().size().height()
+    assert view.verticalScrollBar().value() == 0, "a prompt is read from the system prompt down"
 
     assert panel.full_prompt_button.isEnabled() and panel.full_prompt_button.text() == "Open full prompt…"
     qtbot.mouseClick(panel.full_prompt_button, Qt.MouseButton.LeftButton)
@@ -499,17 +507,18 @@ def test_the_prompt_is_compact_opens_at_the_top_and_opens_full_size(
     assert dialog.view.toPlainText() == view.text()
     assert dialog.view.toPlainText().startswith("── SYSTEM ──")
     assert dialog.view.textCursor().position() == 0
-    assert dialog.windowTitle() == f"Prompt — Step {tictactoe.step(index)} · Seat 1 (X)"
+    assert dialog.windowTitle() == f"Prompt — Step {tictactoe.step(index) + 1} · Seat 1 (X)"
     assert panel.open_full_prompt() is dialog  # a second click reuses the one prompt window
     dialog.close()
 
-    # Another step's prompt replaces the text and again starts at the top, even after reading to the end.
-    bar.setValue(bar.maximum())
+    # Another step's prompt replaces the text and is folded again, even after it was unfolded.
+    qtbot.mouseClick(view.fold_button, Qt.MouseButton.LeftButton)
+    assert not view.is_folded() and view.height() >= view.document().size().height()
     later = model_step(tictactoe, lambda r: r[0]["step"] > tictactoe.step(index))
     records = show(panel, tictactoe, later)
     system = of_type(records, ev.PROMPT_BUILT)[0]["data"]["system"]
     assert view.text().startswith(f"── SYSTEM ──\n{system.rstrip()}")
-    assert bar.value() == 0
+    assert view.is_folded() and view.verticalScrollBar().value() == 0
 
 
 def test_long_content_never_widens_the_column(panel: InspectorPanel, qtbot: Any, g2048: Recording) -> None:

@@ -138,8 +138,8 @@ def test_memory_rows_are_the_window_the_model_was_given(tictactoe: Recording) ->
     entries = of_type(records, ev.MEMORY)[0]["data"]["entries"]
     rows = fmt.memory_rows(sample)
     assert [(r.step, r.action, r.state) for r in rows] == [
-        (str(e["step"]), f"{e['action']}  ({e['by']})", e["state"]) for e in entries
-    ]
+        (str(e["step"] + 1), f"{e['action']}  ({e['by']})", e["state"]) for e in entries
+    ]  # numbered as people count steps: the decision recorded at index k is step k + 1
     assert fmt.memory_summary(sample) == f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
 
 
