@@ -8,8 +8,15 @@
 - ``playtrace list``, ``export``, ``import``, ``games`` and ``check-model`` manage the catalogue, move
   sessions between machines, list what can be played and check that a model can be reached.
 
-Exit codes: 0 success; 1 a failure at run time (an episode ended in error, a path that is not a session,
-an unreachable model); 2 a usage error (unknown game, bad player spec, bad option); 130 interrupted.
+Wherever a session folder is accepted (``show``, ``export``, ``--open``), the session id that
+``playtrace list`` prints is accepted too; it is looked up in the sessions folder (``--out`` where the
+command has it, else ``$PLAYTRACE_HOME/sessions`` or the platform's user-data folder).
+
+Exit codes: 0 success; 1 a failure at run time (an episode ended in error, a model seat forfeited
+because its calls kept failing, a path that is not a session, an unreachable model, a refused import);
+2 a usage error (unknown game, bad player spec, bad option or value); 130 interrupted by Ctrl+C (SIGINT);
+143 stopped by SIGTERM. Both signals are handled alike: running episodes are recorded as ``aborted``
+and the summary of what was played is printed before the exit.
 Episodes are recorded through :mod:`desktop.episode`, exactly as the app records them.
 """
 
@@ -108,8 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"playtrace {_version()}")
     app_opts = parser.add_argument_group("app (when no COMMAND is given)")
     app_opts.add_argument("--open", type=Path, default=None, metavar="SESSION",
-                          help="open a saved session for replay")
-    app_opts.add_argument("--no-demo", action="store_true", help="do not start the simulated-model demo")
+                          help="open a saved session (its id or folder) for replay")
+    demo = app_opts.add_mutually_exclusive_group()
+    demo.add_argument("--no-demo", action="store_true", help="do not start the simulated-model demo")
+    demo.add_argument("--demo", action="store_true",
+                      help="play the simulated-model demo (for talks), even after you played your own games")
+    app_opts.add_argument("--presenter", action="store_true",
+                          help="open in presenter mode (large type, board and reasoning only; F5 leaves it)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", parents=[common], help="play episodes headless and summarise them",
@@ -147,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="re-asks after an unparsable or illegal answer")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
                          help="what happens when the re-asks run out")
+    harness.add_argument("--max-failed-calls", type=int, default=None, metavar="N",
+                         help="a seat whose model calls fail N times in a row forfeits and the batch "
+                         "stops, exit code 1 (default 5; 0 never gives up)")
     harness.add_argument("--budget-soft", type=float, default=None, metavar="USD",
                          help="warn when a session's cost passes this")
     harness.add_argument("--budget-hard", type=float, default=None, metavar="USD",
@@ -159,20 +174,36 @@ def build_parser() -> argparse.ArgumentParser:
                          help="share of failing calls (simulated server errors) of the simulated model")
 
     show = sub.add_parser("show", parents=[common], help="summarise a recorded session")
-    show.add_argument("session", type=Path, help="a session folder (or its manifest.json / events.jsonl)")
+    show.add_argument("session", type=Path,
+                      help="a session id (as `playtrace list` prints it) or folder (or its manifest.json / "
+                      "events.jsonl)")
+    show.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder for ids")
     show.add_argument("--json", action="store_true", help="print a JSON object")
 
     lst = sub.add_parser("list", parents=[common], help="the recorded sessions, newest first")
     lst.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
     lst.add_argument("--limit", type=int, default=None, metavar="N")
 
-    exp = sub.add_parser("export", parents=[common], help="pack a session into a zip file")
-    exp.add_argument("session", type=Path)
-    exp.add_argument("zip", type=Path)
+    exp = sub.add_parser("export", parents=[common],
+                         help="pack a session into a zip file, or animate it as a GIF or an MP4",
+                         description="Write a session as a zip archive (DEST.zip or a folder), or its boards "
+                         "with each decision's rationale as an animation (DEST.gif or DEST.mp4).")
+    exp.add_argument("session", type=Path, help="a session id or folder")
+    exp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder for ids")
+    exp.add_argument("zip", type=Path, metavar="DEST", help="out.zip, out.gif, out.mp4 or a folder")
+    anim = exp.add_argument_group("animations (.gif, .mp4)")
+    anim.add_argument("--from", dest="first", type=int, default=None, metavar="N",
+                      help="first step shown (default: the first)")
+    anim.add_argument("--to", dest="last", type=int, default=None, metavar="M",
+                      help="last step shown (default: the final position)")
+    anim.add_argument("--seconds-per-step", type=float, default=1.0, metavar="S",
+                      help="how long each board is shown (default 1)")
 
     imp = sub.add_parser("import", parents=[common], help="unpack a session zip into the sessions folder")
     imp.add_argument("zip", type=Path)
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
+    imp.add_argument("--copy", action="store_true",
+                     help="import a session that is already in the sessions folder as a new copy")
 
     games = sub.add_parser("games", parents=[common], help="the games, their seats, bots and options")
     games.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -217,10 +248,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     if args.command is None:
         from desktop import app  # lazily: the headless commands never load the widgets
+        from desktop.cli_common import resolve_session
 
-        app_argv = (["--open", str(args.open)] if args.open is not None else []) + (
+        opened = resolve_session(args.open) if args.open is not None else None
+        app_argv = (["--open", str(opened)] if opened is not None else []) + (
             ["--no-demo"] if args.no_demo else []
-        )
+        ) + (["--demo"] if args.demo else []) + (["--presenter"] if args.presenter else [])
         return int(app.main(app_argv) or 0)
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "run": cmd_run,

@@ -6,7 +6,9 @@ The commands live in :mod:`desktop.cli_run`, :mod:`desktop.cli_sessions` and :mo
 
 from __future__ import annotations
 
+import math
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,7 +21,10 @@ from engine.options import OptionError
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
+#: Ctrl+C (SIGINT): 128 + 2, as shells report it.
 EXIT_INTERRUPTED = 130
+#: SIGTERM, handled like Ctrl+C (summary printed, running sessions recorded as aborted): 128 + 15.
+EXIT_TERMINATED = 143
 
 
 class UsageError(Exception):
@@ -47,14 +52,33 @@ def err(message: str) -> None:
 
 
 def num(value: Any) -> str:
-    """A score as people write it: ``3`` rather than ``3.0``, ``0.5`` rather than ``0.500000``."""
+    """A number as people write it: ``3`` rather than ``3.0``, ``27,054`` rather than ``27054``, and
+    a fraction to four significant digits without exponent notation (``27,050`` for ``27054.3``,
+    ``0.3333`` for a third)."""
     if isinstance(value, bool) or value is None:
         return str(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if not isinstance(value, float):
+        return str(value)
+    if not math.isfinite(value):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    rounded = float(f"{value:.4g}")
+    if rounded.is_integer():
+        return f"{int(rounded):,}"
+    text = f"{rounded:,.{max(0, 3 - math.floor(math.log10(abs(rounded))))}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def mean_sd(mean: float, sd: float | None) -> str:
+    """``27,050 ± 18,880``: a mean and its standard deviation, both to four significant digits."""
+
+    def four(x: float) -> str:
+        return num(float(f"{x:.4g}")) if math.isfinite(x) else str(x)
+
+    return four(mean) if sd is None else f"{four(mean)} ± {four(sd)}"
 
 
 def money(value: float) -> str:
@@ -62,14 +86,37 @@ def money(value: float) -> str:
     return f"${value:.4f}"
 
 
+def output_width() -> int:
+    """The width tables are laid out for: the terminal's, ``$COLUMNS`` when set, else 80."""
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((80, 24)).columns
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    return columns if columns > 0 else 80
+
+
 def stdout_console() -> Any:
-    """A rich console for tables on stdout; markup off, since paths and notes may contain brackets."""
+    """A rich console for tables on stdout; markup off, since paths and notes may contain brackets.
+
+    Tables are designed to fit 80 columns. Lines of free text that hold paths are printed with
+    ``soft_wrap=True`` so that a path is never broken in two.
+    """
     from rich.console import Console
 
     if sys.stdout.isatty():
         return Console(soft_wrap=False, markup=False, highlight=False)
-    # Not a terminal (a pipe, a file, a test): no colours, and wide enough that paths never wrap.
-    return Console(file=sys.stdout, width=240, no_color=True, markup=False, highlight=False)
+    # Not a terminal (a pipe, a file, a test): no colours, laid out for $COLUMNS (80 by default).
+    return Console(file=sys.stdout, width=output_width(), no_color=True, markup=False, highlight=False)
+
+
+def compact_table(**kwargs: Any) -> Any:
+    """A borderless rich table with one space between columns and a rule under the headers."""
+    from rich import box
+    from rich.table import Table
+
+    return Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=0, **kwargs)
 
 
 def ensure_offscreen_qt() -> None:
@@ -82,6 +129,27 @@ def default_root() -> Path:
     from sessions.paths import default_root as sessions_root
 
     return sessions_root()
+
+
+def resolve_session(arg: Path | str, root: Path | None = None) -> Path:
+    """A session given on the command line: a path (folder, manifest, event log, zip) as it is, or
+    a session id as ``playtrace list`` prints it, looked up in ``root`` (default: the sessions folder).
+
+    A path that exists wins; an id that is in the sessions folder comes next; anything else is
+    returned unchanged, so the caller reports it as it was typed.
+    """
+    path = Path(arg)
+    if path.exists():
+        return path
+    text = str(arg)
+    separators = [sep for sep in (os.sep, os.altsep) if sep]
+    if text and not any(sep in text for sep in separators) and text not in (".", ".."):
+        from sessions import Catalogue
+
+        found = Catalogue(root if root is not None else default_root()).get(text)
+        if found is not None:
+            return found
+    return path
 
 
 def parse_game_options(game_id: str, values: Sequence[str]) -> dict[str, Any]:

@@ -16,7 +16,9 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
+import textwrap
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,13 +29,17 @@ from desktop.cli_common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_TERMINATED,
     UsageError,
+    compact_table,
     default_root,
     ensure_offscreen_qt,
     err,
+    mean_sd,
     money,
     num,
     one_line,
+    output_width,
     parse_game_options,
     stdout_console,
 )
@@ -68,7 +74,7 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
     for name in ("perception", "image_labels", "memory", "reflection", "thinking", "thinking_budget",
-                 "effort", "temperature", "prompt_variant", "timeout_s"):
+                 "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls"):
         value = getattr(args, name)
         if value is not None:
             opts[name] = value
@@ -115,13 +121,24 @@ def _plan(args: argparse.Namespace) -> RunPlan:
     if args.timeout_s is not None and not (math.isfinite(args.timeout_s) and args.timeout_s > 0):
         # 0 or less times out every call at once; NaN slips through every comparison.
         raise UsageError("--timeout must be a number of seconds above 0")
+    if args.temperature is not None and not (math.isfinite(args.temperature) and 0 <= args.temperature <= 2):
+        raise UsageError(f"--temperature must be a number from 0 to 2, not {args.temperature}")
+    if args.thinking_budget is not None and args.thinking_budget < 1:
+        raise UsageError(f"--thinking-budget must be a number of tokens above 0, not {args.thinking_budget}")
+    if args.memory is not None and args.memory < 0:
+        raise UsageError(f"--memory must be at least 0, not {args.memory}")
+    if args.retries is not None and args.retries < 0:
+        raise UsageError(f"--retries must be at least 0, not {args.retries}")
+    if args.max_failed_calls is not None and args.max_failed_calls < 0:
+        raise UsageError("--max-failed-calls must be at least 0 (0: never give up), "
+                         f"not {args.max_failed_calls}")
     options = parse_game_options(args.game, args.option)
     try:
         game = engine.make(args.game, **options)
     except UnknownGameError as exc:
         raise UsageError(str(exc)) from None
-    except (GameError, TypeError) as exc:
-        raise UsageError(f"cannot make {args.game}: {one_line(exc)}") from None
+    except (GameError, TypeError, ValueError) as exc:
+        raise UsageError(f"cannot make {args.game} with these options: {one_line(exc)}") from None
     specs = [s.strip() for s in args.player] or ["random"]
     _validate_specs(specs)
     has_model = any(is_model_spec(s) for s in specs)
@@ -355,10 +372,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     outcome = runner.outcome
     log.info("running %d episode(s) of %s into %s", plan.episodes, plan.game.id, run.out)
     started = time.monotonic()
+    terminated: list[int] = []
     try:
         with progress:
-            asyncio.run(runner.run())
-    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl+C: the runner aborted its episodes
+            asyncio.run(_run_until_signal(runner, terminated))
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl+C or SIGTERM: the runner aborted its episodes
         outcome.interrupted = True
     outcome.elapsed_s = time.monotonic() - started
     if args.json:
@@ -368,10 +386,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not progress.enabled:
         print(_final_line(outcome, has_model), file=sys.stderr)
     if outcome.interrupted:
-        return EXIT_INTERRUPTED
-    if outcome.budget_stopped or outcome.errors:
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped:
         return EXIT_FAILURE
     return EXIT_OK
+
+
+async def _run_until_signal(runner: BatchRunner, terminated: list[int]) -> None:
+    """Play the batch; SIGTERM cancels it the way Ctrl+C does (running sessions end ``aborted`` and
+    the summary is printed), and leaves its number in ``terminated``."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def on_sigterm() -> None:
+        terminated.append(signal.SIGTERM)
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+        pass
+    try:
+        await runner.run()
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
 
 
 # -- the summary ---------------------------------------------------------------------------------------
@@ -386,6 +428,8 @@ def _final_line(outcome: BatchOutcome, has_model: bool) -> str:
     if has_model:
         parts.append(f"cost {money(outcome.cost_usd)}")
     parts.append(f"{outcome.elapsed_s:.1f} s")
+    if outcome.failed_calls_stopped:
+        parts.append("stopped: a model's calls kept failing")
     prefix = "interrupted: " if outcome.interrupted else "done: "
     return "playtrace run " + prefix + ", ".join(parts)
 
@@ -417,28 +461,41 @@ def _batch_json(run: RunPlan, outcome: BatchOutcome) -> dict[str, Any]:
     }
 
 
-def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
-    from rich.table import Table
+#: Marks a score that includes moves the harness chose for a model (random or no-op fallbacks).
+FALLBACK_MARK = "†"
 
+
+def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
+    """The summary on stdout, laid out for 80 columns: a header naming the players and the sessions
+    folder, one table row per episode (keyed by its seed and its session id, which ``show`` and
+    ``export`` accept), notes under the table, then per-seat aggregates."""
     has_model = run.batch.has_model
+    paid = outcome.cost_usd > 0 or any(s.split(":", 1)[0] in ("openai", "anthropic") for s in run.batch.specs)
     console = stdout_console()
     game = run.game
     seats = zip(outcome.labels, run.batch.seat_specs, strict=False)
-    players = " vs ".join(f"{lbl} ({spec})" for lbl, spec in seats)
-    console.print(f"{game.title} · {players} · {len(outcome.stats)} episode(s) · sessions in {run.out}")
-    table = Table(show_edge=False, pad_edge=False)
-    # Short columns never wrap; on a narrow terminal the session path folds onto more lines instead.
-    table.add_column("#", justify="right", no_wrap=True)
+    players = " vs ".join(f"{lbl} ({spec})" if spec != lbl else lbl for lbl, spec in seats)
+    n = len(outcome.stats)
+    seeds = f"seed {run.batch.seed}" if n == 1 else f"seeds {run.batch.seed}–{run.batch.seed + n - 1}"
+    width = output_width()
+
+    def say(text: str, indent: str = "") -> None:  # free text, wrapped on spaces for the width
+        console.print(textwrap.fill(text, width=max(40, width), subsequent_indent=indent,
+                                    break_on_hyphens=False, break_long_words=False), soft_wrap=True)
+
+    say(f"{game.title} · {players} · {n} episode{'s' if n != 1 else ''} · {seeds}", "  ")
+    console.print(f"sessions in {run.out}", soft_wrap=True)  # a path is never broken in two
+    marked = any(s.fallbacks for s in outcome.stats)
+    table = compact_table()
     table.add_column("seed", justify="right", no_wrap=True)
     table.add_column("steps", justify="right", no_wrap=True)
-    table.add_column("scores", justify="right", no_wrap=True)
-    table.add_column("result", no_wrap=True)
-    if has_model:
+    table.add_column("score" if game.num_seats == 1 else "scores", justify="right", no_wrap=True)
+    table.add_column("result")  # the only column that may wrap (on spaces)
+    if paid:
         table.add_column("cost", justify="right", no_wrap=True)
+    if has_model:
         table.add_column("invalid", justify="right", no_wrap=True)
-        table.add_column("failed calls", justify="right", no_wrap=True)
-        table.add_column("fallbacks", justify="right", no_wrap=True)
-    table.add_column("session", overflow="fold")
+    table.add_column("session", no_wrap=True)
     details: list[str] = []
     for s in outcome.stats:
         result = _result_text(game, s)
@@ -448,30 +505,52 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
             why.insert(0, s.error)
         elif s.status in ("forfeit", "error") and s.last_failure and not s.notes:
             why.append(f"last model error: {s.last_failure}")
-        details += [f"  #{s.index}: {w}" for w in why]
-        row = [str(s.index), str(s.seed), str(s.steps), " / ".join(num(x) for x in s.scores) or "-",
-               result + (" *" if why else "")]
+        faults = []
+        if s.failed_calls:
+            faults.append(f"{s.failed_calls} failed model call{'s' if s.failed_calls != 1 else ''}")
+        if s.fallbacks:
+            faults.append(f"{s.fallbacks} fallback move{'s' if s.fallbacks != 1 else ''} "
+                          f"({FALLBACK_MARK}: chosen by the harness, not the model)")
+        if faults:
+            why.append(", ".join(faults))
+        details += [f"  seed {s.seed}: {w}" for w in why]
+        score = " / ".join(num(x) + (f" {FALLBACK_MARK}" if s.fallback_seats.get(i) else "")
+                           for i, x in enumerate(s.scores)) or "-"
+        row = [str(s.seed), num(s.steps), score, result.replace("_", " ") + (" *" if why else "")]
+        if paid:
+            row.append(money(s.cost_usd))
         if has_model:
-            row += [money(s.cost_usd), str(sum(s.invalid.values())), str(s.failed_calls), str(s.fallbacks)]
-        row.append(str(s.path) if s.path else "-")
+            row.append(num(sum(s.invalid.values())))
+        row.append(s.path.name if s.path else "-")
         table.add_row(*row)
     console.print(table)
-    if details:
-        console.print("* " + "\n".join(details).lstrip())
+    for i, detail in enumerate(details):
+        say(("* " + detail.lstrip()) if i == 0 else detail, "    ")
+    if marked:
+        say(f"{FALLBACK_MARK} the score includes fallback moves: the model gave no usable answer and the "
+            "harness played a move for it", "  ")
     agg = outcome.aggregate()
-    console.print(f"finished {agg['finished']}/{agg['episodes']} episode(s), {agg['steps']} steps"
-                  + (f", total cost {money(agg['cost_usd'])}" if has_model else ""))
+    console.print(f"finished {agg['finished']}/{agg['episodes']} episode(s), {num(agg['steps'])} steps"
+                  + (f", total cost {money(agg['cost_usd'])}" if has_model else ""), soft_wrap=True)
     for seat in agg["seats"]:
         line = f"  seat {seat['seat']} {seat['name']} ({seat['player']}): "
         if seat["mean"] is None:
             line += "no finished episode"
         else:
-            line += f"score {num(round(seat['mean'], 4))} ± {num(round(seat['sd'], 4))}"
+            line += f"score {mean_sd(seat['mean'], seat['sd'])}"
+            if seat.get("fallback_moves"):
+                n_fb = seat["fallback_moves"]
+                line += f" {FALLBACK_MARK} (includes {num(n_fb)} fallback move{'s' if n_fb != 1 else ''})"
         if "wins" in seat:
             line += f"; {seat['wins']} wins, {seat['draws']} draws, {seat['losses']} losses"
         if "invalid_answers" in seat:
-            line += f"; {seat['invalid_answers']} invalid answers"
-        console.print(line)
+            line += f"; {num(seat['invalid_answers'])} invalid answers"
+        if seat.get("failed_call_forfeits"):
+            line += f"; forfeited {seat['failed_call_forfeits']} time(s) as its model calls kept failing"
+        say(line, "    ")
+    if outcome.failed_calls_stopped:
+        say(f"stopped: {outcome.failed_calls_stopped} (the model's server is not answering; "
+            "see --max-failed-calls)", "  ")
     if outcome.budget_stopped:
         console.print("the batch budget was exceeded: running episodes were stopped, no new ones started")
     if outcome.interrupted:

@@ -9,7 +9,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import EXIT_FAILURE, EXIT_OK, default_root, err, money, num, one_line, stdout_console
+from desktop.cli_common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    compact_table,
+    default_root,
+    err,
+    money,
+    num,
+    one_line,
+    output_width,
+    resolve_session,
+    stdout_console,
+)
 from engine import events as ev
 
 # -- show ----------------------------------------------------------------------------------------------
@@ -28,10 +40,12 @@ def _load_session(path: Path) -> Any:
 
 
 def model_stats(events: Sequence[Mapping[str, Any]], seats: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """Per model seat: calls, failed calls, tokens, cost, invalid answers and verification accuracy."""
+    """Per model seat: calls, failed calls, tokens, cost, invalid answers, fallback moves (chosen by
+    the harness when the model gave no usable answer) and verification accuracy."""
     out: dict[int, dict[str, Any]] = {
         s: {"calls": 0, "failed_calls": 0, "input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0,
-            "cost_usd": 0.0, "invalid_answers": 0, "verifications": 0, "verified_correct": 0}
+            "cost_usd": 0.0, "invalid_answers": 0, "verifications": 0, "verified_correct": 0,
+            "fallback_moves": 0}
         for s in seats
     }
     for e in events:
@@ -51,6 +65,8 @@ def model_stats(events: Sequence[Mapping[str, Any]], seats: Sequence[int]) -> di
             st["failed_calls"] += 1
         elif kind in (ev.ACTION_UNPARSABLE, ev.ACTION_ILLEGAL):
             st["invalid_answers"] += 1
+        elif kind == ev.DECISION and data.get("policy") in ("random", "noop"):
+            st["fallback_moves"] += 1  # a move the harness chose because the model gave no usable answer
         elif kind == ev.VERIFICATION:
             st["verifications"] += 1
             st["verified_correct"] += 1 if data.get("correct") else 0
@@ -95,12 +111,27 @@ def session_report(session: Any) -> dict[str, Any]:
     return report
 
 
+def _session_arg(args: argparse.Namespace) -> Path | None:
+    """``args.session`` as a path: a folder or file as given, or the folder of a session id in the
+    sessions folder (``--out``, else the default); ``None`` (with one line said) when it is neither."""
+    root = getattr(args, "out", None)
+    target = resolve_session(args.session, root)
+    if not target.exists():
+        err(f"{args.session} is neither a session folder nor the id of a session in "
+            f"{root if root is not None else default_root()}")
+        return None
+    return target
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     """``playtrace show``: a readable (or JSON) summary of one session; exit 1 if it is not a session."""
     import sessions
 
+    target = _session_arg(args)
+    if target is None:
+        return EXIT_FAILURE
     try:
-        session = _load_session(args.session)
+        session = _load_session(target)
         report = session_report(session)
     except sessions.SessionError as exc:
         err(one_line(exc))
@@ -130,40 +161,60 @@ def _format_report(r: Mapping[str, Any]) -> str:
         winner_text = "none (draw)"
     else:
         winner_text = "-"
+    model = r.get("model") or {}
+    fallback_seats = {int(k) for k, st in model.items() if st.get("fallback_moves")}
+    scores = " / ".join(num(x) + (" †" if i in fallback_seats else "") for i, x in enumerate(r["scores"]))
     lines = [
         f"session   {r['id']}",
         f"path      {r['path']}",
         f"game      {r['game']}",
         "players   " + " vs ".join(f"[{i}] {_player_text(p)}" for i, p in enumerate(players)),
-        f"date      {r['created_at'] or '-'}",
+        f"date      {_when(r['created_at']) if r['created_at'] else '-'}",
         f"seed      {r['seed'] if r['seed'] is not None else '-'}",
         f"status    {r['status']}",
-        f"steps     {r['steps']}",
-        f"scores    {' / '.join(num(s) for s in r['scores']) or '-'}",
+        f"steps     {num(r['steps'])}",
+        f"scores    {scores or '-'}",
         f"winner    {winner_text}",
         f"result    {r.get('result') or '-'}",
     ]
     if r["warnings"]:
         lines.append(f"warnings  {len(r['warnings'])} (see above)")
-    for seat, st in (r.get("model") or {}).items():
+    for seat, st in model.items():
         acc = st["verification_accuracy"]
-        acc_text = f"{acc:.0%} of {st['verifications']}" if acc is not None else "no checks"
-        lines.append(
-            f"model [{seat}] {st['calls']} calls ({st['failed_calls']} failed), "
-            f"tokens {st['input_tokens']} in / {st['output_tokens']} out"
-            + (f" / {st['reasoning_tokens']} reasoning" if st["reasoning_tokens"] else "")
-            + f", cost {money(st['cost_usd'])}, {st['invalid_answers']} invalid answers, "
-            f"verification {acc_text}"
-        )
+        acc_text = f"{acc:.0%} of {num(st['verifications'])} checks" if acc is not None else "no checks"
+        lines.append(f"model [{seat}] {num(st['calls'])} calls ({num(st['failed_calls'])} failed), cost "
+                     f"{money(st['cost_usd'])}")
+        lines.append(f"          tokens {num(st['input_tokens'])} in / {num(st['output_tokens'])} out"
+                     + (f" / {num(st['reasoning_tokens'])} reasoning" if st["reasoning_tokens"] else ""))
+        lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
+        if st.get("fallback_moves"):
+            lines.append(f"          † {num(st['fallback_moves'])} fallback moves: chosen by the harness "
+                         "when the model gave no usable answer")
     return "\n".join(lines)
 
 
 # -- list, export, import ----------------------------------------------------------------------
 
 
+def _when(text: Any) -> str:
+    """An ISO timestamp as local ``YYYY-MM-DD HH:MM`` (as it was when it cannot be read)."""
+    from datetime import datetime
+
+    raw = str(text or "")
+    try:
+        return datetime.fromisoformat(raw.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return raw or "-"
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    """``playtrace list``: the catalogue of recorded sessions, newest first."""
-    from rich.table import Table
+    """``playtrace list``: the catalogue of recorded sessions, newest first.
+
+    One table row per session (id, created, steps, status, game, players, result) when that fits
+    the width; otherwise (80 columns) two lines per session: the id, date, steps and status, then
+    the game, players and result, wrapped and indented. Ids are never cut: ``show`` takes them.
+    """
+    import textwrap
 
     import sessions
 
@@ -177,23 +228,50 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not items:
         print(f"no sessions in {root}")
         return EXIT_OK
-    console = stdout_console()
-    console.print(f"sessions in {root}")
-    table = Table(show_edge=False, pad_edge=False)
-    for col in ("id", "created", "game", "players", "steps", "status", "result"):
-        table.add_column(col, no_wrap=col == "id")
+    rows = []
     for it in items:
         labels = getattr(it, "players", ()) or ()
-        table.add_row(
+        rows.append((
             str(getattr(it, "id", "")),
-            str(getattr(it, "created_at", "") or ""),
+            _when(getattr(it, "created_at", "")),
+            num(getattr(it, "steps", "")),
+            str(getattr(it, "status", "") or "-").replace("_", " "),
             str(getattr(it, "game", "")),
-            " vs ".join(str(x) for x in labels),
-            str(getattr(it, "steps", "")),
-            str(getattr(it, "status", "") or ""),
-            str(getattr(it, "result", "") or ""),
-        )
-    console.print(table)
+            " vs ".join(str(x) for x in labels) or "-",
+            str(getattr(it, "result", "") or "-"),
+        ))
+    width = output_width()
+    console = stdout_console()
+    plural = "s" if len(rows) != 1 else ""
+    console.print(f"{len(rows)} session{plural} in {root}, newest first", soft_wrap=True)
+    from rich.cells import cell_len
+
+    heads_all = ("session", "created", "steps", "status", "game", "players", "result")
+    natural = sum(max(cell_len(h), *(cell_len(r[i]) for r in rows)) for i, h in enumerate(heads_all))
+    if natural + len(heads_all) - 1 <= width:
+        table = compact_table()
+        for col in heads_all:
+            table.add_column(col, no_wrap=True, justify="right" if col == "steps" else "left")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+        return EXIT_OK
+    heads = ("session", "created", "steps", "status")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+
+    def line(cells: Sequence[str]) -> str:
+        pairs = enumerate(zip(cells, widths, strict=True))
+        padded = (c.rjust(w) if i == 2 else c.ljust(w) for i, (c, w) in pairs)
+        return " ".join(padded).rstrip()
+
+    header = line(heads)
+    print(header)
+    print("  game · players · result")
+    print("─" * min(width, max(len(header), *(len(line(r[:4])) for r in rows))))
+    for row in rows:
+        print(line(row[:4]))
+        print(textwrap.fill(" · ".join(row[4:]), width=max(20, width), initial_indent="  ",
+                            subsequent_indent="    ", break_on_hyphens=False))
     return EXIT_OK
 
 
@@ -201,8 +279,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``playtrace export SESSION ZIP``."""
     import sessions
 
+    target = _session_arg(args)
+    if target is None:
+        return EXIT_FAILURE
+    video = _export_kind(args)
+    if video is None:
+        from desktop.cli_common import EXIT_USAGE
+
+        return EXIT_USAGE
     try:
-        session = _load_session(args.session)
+        session = _load_session(target)
+        if video:
+            return _export_video(session, args)
         dest = sessions.export_zip(Path(session.path), args.zip)
     except (sessions.SessionError, OSError) as exc:
         err(one_line(exc))
@@ -211,15 +299,90 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _export_kind(args: argparse.Namespace) -> bool | None:
+    """Whether ``export`` writes an animation (True) or a zip (False); ``None`` (said) for a usage error."""
+    from desktop.video_export import FORMATS, video_format
+
+    dest: Path = args.zip
+    animated = video_format(dest) is not None
+    suffix = dest.suffix.lower()
+    if not animated and suffix not in ("", ".zip") and not dest.is_dir():
+        kinds = ", ".join(sorted(FORMATS))
+        err(f"cannot export to {dest.name}: unknown format {suffix!r} (use .zip, {kinds})")
+        return None
+    if not animated and (getattr(args, "first", None) is not None or getattr(args, "last", None) is not None):
+        err("--from and --to choose the steps of an animation (.gif, .mp4), not of a zip archive")
+        return None
+    return animated
+
+
+def _export_video(session: Any, args: argparse.Namespace) -> int:
+    """``playtrace export SESSION out.gif|out.mp4 [--from N --to M]``, with a progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from desktop.cli_common import EXIT_USAGE
+    from desktop.video_export import VideoExportError, export_video, plan_video, prepare
+
+    try:
+        plan = plan_video(session, args.zip, first=args.first, last=args.last)
+        if not args.seconds_per_step > 0:
+            raise VideoExportError(f"--seconds-per-step must be positive, not {args.seconds_per_step}")
+    except VideoExportError as exc:
+        err(one_line(exc))
+        return EXIT_USAGE
+    prepare()
+    columns = (TextColumn(f"{plan.fmt.upper()} frames"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("export", total=plan.frames)
+        out = export_video(
+            session, args.zip, first=args.first, last=args.last, seconds_per_step=args.seconds_per_step,
+            progress=lambda done, _total: bar.update(task, completed=done),
+        )
+    print(out)
+    return EXIT_OK
+
+
 def cmd_import(args: argparse.Namespace) -> int:
-    """``playtrace import ZIP [--out DIR]``: prints the new session folder."""
+    """``playtrace import ZIP [--out DIR] [--copy]``: prints the new session folder.
+
+    A session that is already in the sessions folder is refused (exit 1) unless ``--copy`` is given;
+    then the copy gets a new id, and the command says so.
+    """
+    import shutil
+
     import sessions
 
     root = args.out if args.out is not None else default_root()
+    zip_path: Path = args.zip
+    if not zip_path.exists():
+        err(f"{zip_path} does not exist")
+        return EXIT_FAILURE
+    if zip_path.is_dir():
+        err(f"{zip_path} is a folder, not a session zip file (a folder can be opened as it is)")
+        return EXIT_FAILURE
     try:
-        path = sessions.import_zip(args.zip, root)
+        path = sessions.import_zip(zip_path, root)
     except (sessions.SessionError, OSError, ValueError) as exc:
         err(one_line(exc))
         return EXIT_FAILURE
+    original = _imported_from(path)
+    if original is not None and original != path.name and (Path(root) / original).exists():
+        if not getattr(args, "copy", False):
+            shutil.rmtree(path, ignore_errors=True)
+            err(f"session {original} is already in {root}; use --copy to import another copy")
+            return EXIT_FAILURE
+        print(f"session {original} was already in {root}: imported a copy as {path.name}", file=sys.stderr)
     print(path)
     return EXIT_OK
+
+
+def _imported_from(folder: Path) -> str | None:
+    """The id an imported session had in its zip, when the import had to give it a new one."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    extra = manifest.get("extra") if isinstance(manifest, dict) else None
+    original = extra.get("imported_from") if isinstance(extra, dict) else None
+    return original if isinstance(original, str) and original else None

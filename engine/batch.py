@@ -245,6 +245,11 @@ class EpisodeStats:
     invalid: dict[int, int] = dataclasses.field(default_factory=dict)
     #: Moves the harness chose for a model that gave no usable answer (random or no-op fallback).
     fallbacks: int = 0
+    #: The same fallback moves, per seat.
+    fallback_seats: dict[int, int] = dataclasses.field(default_factory=dict)
+    #: Seats that forfeited because their model's calls kept failing (decision policy
+    #: ``"failed_calls"``), with the harness's reason.
+    failed_call_forfeits: dict[int, str] = dataclasses.field(default_factory=dict)
     error: str | None = None
     #: Why the episode ended early or what happened on the way (forfeit reason, budget).
     notes: list[str] = dataclasses.field(default_factory=list)
@@ -274,6 +279,14 @@ class EpisodeStats:
             self.invalid[event.seat] = self.invalid.get(event.seat, 0) + 1
         elif event.type == ev.DECISION and data.get("policy") in ("random", "noop"):
             self.fallbacks += 1
+            if event.seat is not None:
+                self.fallback_seats[event.seat] = self.fallback_seats.get(event.seat, 0) + 1
+        elif event.type == ev.DECISION and data.get("forfeit") and data.get("policy") == "failed_calls":
+            reason = data.get("fallback_reason") or data.get("reason") or "model calls kept failing"
+            reason = redact(str(reason))
+            if event.seat is not None:
+                self.failed_call_forfeits[event.seat] = reason
+            self.add_note(f"seat {event.seat}: {reason}")
         elif event.type == ev.DECISION and data.get("forfeit"):
             reason = data.get("fallback_reason") or data.get("reason") or data.get("rationale") or "forfeits"
             self.add_note(f"seat {event.seat}: {reason}")
@@ -313,6 +326,7 @@ class EpisodeStats:
             "notes": self.notes,
             "failed_calls": self.failed_calls,
             "fallback_moves": self.fallbacks,
+            "failed_call_forfeits": {str(k): v for k, v in sorted(self.failed_call_forfeits.items())},
             "last_model_error": self.last_failure,
             "session": str(self.path) if self.path else None,
         }
@@ -332,6 +346,8 @@ class BatchOutcome:
         labels: The players' names, per seat (known once an episode's players are built).
         interrupted: The run was cancelled (Ctrl+C): running episodes were aborted.
         budget_stopped: The batch budget was exceeded.
+        failed_calls_stopped: A model seat forfeited because its calls kept failing (the harness's
+            ``max_failed_calls``), so the batch started no more episodes: why, as one sentence.
         stopped: Why :meth:`BatchRunner.stop` stopped the batch (``None`` if it was not stopped).
         elapsed_s: Wall time of the run.
     """
@@ -341,6 +357,7 @@ class BatchOutcome:
     labels: list[str] = dataclasses.field(default_factory=list)
     interrupted: bool = False
     budget_stopped: bool = False
+    failed_calls_stopped: str | None = None
     stopped: str | None = None
     elapsed_s: float = 0.0
 
@@ -395,6 +412,8 @@ class BatchOutcome:
                 entry["draws"] = sum(1 for s in decided if s.winner is None)
             if seat in model_seats:
                 entry["invalid_answers"] = sum(s.invalid.get(seat, 0) for s in self.stats)
+                entry["fallback_moves"] = sum(s.fallback_seats.get(seat, 0) for s in self.stats)
+                entry["failed_call_forfeits"] = sum(1 for s in self.stats if seat in s.failed_call_forfeits)
             seats.append(entry)
         return {
             "episodes": len(self.stats),
@@ -464,15 +483,16 @@ class BatchRunner:
         """Whether :meth:`stop` was called."""
         return self._stop_reason is not None
 
-    def stop(self, reason: str) -> None:
+    def stop(self, reason: str, *, spare: int | None = None) -> None:
         """Stop the batch: start no more episodes and cancel the running ones (recorded as ``aborted``,
-        with ``reason`` as a note). Not an interrupt: :meth:`run` still returns the outcome."""
+        with ``reason`` as a note), except episode ``spare``, which plays to its end.
+        Not an interrupt: :meth:`run` still returns the outcome."""
         if self._stop_reason is not None:
             return
         self._stop_reason = reason
         self.outcome.stopped = reason
         for i, task in self._tasks.items():
-            if not task.done():
+            if i != spare and not task.done():
                 self.outcome.stats[i].stop_reason = reason
                 task.cancel()
 
@@ -537,6 +557,17 @@ class BatchRunner:
             self.outcome.budget_stopped = True
             self._notice(f"batch budget {_money(budget)} exceeded: stopping")
             self.stop(f"batch budget {_money(budget)} exceeded")
+        if (
+            event.type == ev.DECISION
+            and (event.data or {}).get("policy") == "failed_calls"
+            and self.outcome.failed_calls_stopped is None
+        ):
+            # The model's server is not answering: every further episode would end the same way.
+            why = (f"seat {event.seat} forfeited in the episode with seed {stats.seed} after its model "
+                   "calls kept failing; the batch was stopped")
+            self.outcome.failed_calls_stopped = why
+            self._notice(why)
+            self.stop(why, spare=stats.index)
         if self._on_event is not None:
             self._on_event(stats, event)
 

@@ -19,9 +19,12 @@ One decision (:meth:`ModelPlayer.act`) runs this pipeline, each stage an event i
    says which policy was used and why: nothing is ever substituted silently.
 7. ``verification`` — intermediate answers against ground-truth oracles.
 
-The match loop then records ``decision`` and ``action_applied``. A failing API call never ends the
-session: it is recorded and handled by the same policy. Cancelling the task cancels the call; the
-player records that the call was cancelled and re-raises. Budget caps (USD per player, i.e. per
+The match loop then records ``decision`` and ``action_applied``. A failing API call is recorded and
+handled by the same policy, until ``max_failed_calls`` calls in a row have failed (across decisions):
+then the seat forfeits (policy ``"failed_calls"``) rather than let fallback moves pass for its play.
+While calls are failing no reflection call is made and timeouts are not retried by the transport, so
+a silent server costs at most about ``(max_failed_calls + 1) * timeout_s``. Cancelling the task cancels
+the call; the player records that the call was cancelled and re-raises. Budget caps (USD per player, i.e. per
 session seat) warn at the soft cap and forfeit at the hard cap.
 """
 
@@ -60,6 +63,8 @@ FALLBACKS = ("random", "noop", "forfeit")
 _HOPELESS = frozenset({"auth", "bad_request"})
 #: Timed-out calls after which a decision stops re-asking (each call already retried its timeout once).
 _MAX_TIMEOUTS_PER_DECISION = 2
+#: Consecutive failed provider calls (across decisions) after which the seat forfeits.
+DEFAULT_MAX_FAILED_CALLS = 5
 _SIM_OPTIONS = ("latency", "format_error_rate", "illegal_rate", "wrong_ir_rate", "api_error_rate")
 _PROVIDER_TITLES = {"openai": "OpenAI", "anthropic": "Anthropic", "local": "local server", "sim": "simulated"}
 
@@ -85,6 +90,12 @@ class HarnessConfig:
         prices: Optional ``{"input_per_mtok", "output_per_mtok"}`` overriding the price table.
         timeout_s: Per-call timeout passed to the provider.
         image_labels: Whether the board image carries row/column coordinate labels.
+        max_failed_calls: Consecutive failed provider calls (action and reflection calls alike,
+            counted across decisions; any successful call resets the count) after which the seat
+            forfeits with decision policy ``"failed_calls"``; 0 turns the rule off. With a server that
+            never answers, the seat makes at most this many calls, and only the first of them lets the
+            provider retry its timeout, so the wait is bounded by about
+            ``(max_failed_calls + 1) * timeout_s`` (see :meth:`ModelPlayer.act`).
     """
 
     perception: str = "text"
@@ -103,6 +114,7 @@ class HarnessConfig:
     budget_hard_usd: float | None = None
     prices: Mapping[str, float] | None = None
     timeout_s: float = 60.0
+    max_failed_calls: int = DEFAULT_MAX_FAILED_CALLS
 
     def __post_init__(self) -> None:
         if self.perception not in MODES:
@@ -112,6 +124,11 @@ class HarnessConfig:
             raise ValueError(f"invalid_policy fallback must be one of {choices}, not {self.fallback!r}")
         if not isinstance(self.retries, int) or self.retries < 0:
             raise ValueError(f"invalid_policy retries must be a whole number >= 0, not {self.retries!r}")
+        if isinstance(self.max_failed_calls, bool) or not isinstance(self.max_failed_calls, int) \
+                or self.max_failed_calls < 0:
+            raise ValueError(
+                f"max_failed_calls must be a whole number >= 0 (0: off), not {self.max_failed_calls!r}"
+            )
         for name in ("budget_soft_usd", "budget_hard_usd"):
             value = getattr(self, name)
             if value is not None and value < 0:
@@ -161,6 +178,8 @@ class ModelPlayer:
         self._soft_warned = False
         self._unknown_cost_warned = False
         self._announced = False
+        #: Provider calls that failed in a row, across decisions (reset by any successful call).
+        self.failed_calls = 0
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -183,6 +202,7 @@ class ModelPlayer:
             "temperature": c.temperature,
             "max_tokens": c.request_max_tokens(),
             "timeout_s": c.timeout_s,
+            "max_failed_calls": c.max_failed_calls,
             "prompt_variant": c.prompt_variant,
             "template": self.template.path,
             "template_hash": self.template.sha256,
@@ -212,10 +232,13 @@ class ModelPlayer:
 
         window = self.memory.window(self.game, obs.history, obs.seat)
         reflection = ""
-        if self.config.reflection:
+        if self.config.reflection and not self.failed_calls:
+            # Skipped while the provider is failing: a reflection would only add one more wait.
             reflection = await self._reflect(obs, window)
             if self._over_budget():
                 return self._budget_forfeit(obs, 0, started, spent_before)
+        if self._too_many_failures():
+            return self._failed_calls_forfeit(obs, 0, started, spent_before, "the reflection call failed")
         if self.memory.enabled:
             obs.record(ev.MEMORY, {"entries": [e.to_data() for e in window], "size": self.memory.size})
 
@@ -256,6 +279,9 @@ class ModelPlayer:
                 completion = await self._call(obs, request, attempts)
             except LLMError as exc:
                 problem = f"the model call failed ({exc.kind}): {exc}"
+                if self._too_many_failures():
+                    self._verify(obs, last)
+                    return self._failed_calls_forfeit(obs, attempts, started, spent_before, problem)
                 if exc.kind in _HOPELESS:
                     # A rejected key or request fails the same way every time: playing on with
                     # fallback moves would pass random play off as the model's.
@@ -356,6 +382,9 @@ class ModelPlayer:
             effort=c.effort,
             timeout_s=c.timeout_s,
             purpose=purpose,
+            # After a failed call the harness itself asks again (or gives up): a transport retry of a
+            # timeout on top of that would only double the wait for a server that is not answering.
+            retry_timeouts=not self.failed_calls,
         )
 
     async def _call(self, obs: Observation, request: Request, attempt: int) -> Completion:
@@ -387,12 +416,15 @@ class ModelPlayer:
                                                "attempt": attempt})
             raise
         except LLMError as exc:
+            self._count_failure(exc)
             self._record_failure(obs, exc, purpose, attempt)
             raise
         except Exception as exc:  # a provider bug must not take the session down: treat it as a failure
             err = LLMError(f"{type(exc).__name__}: {exc}", kind="other")
+            self._count_failure(err)
             self._record_failure(obs, err, purpose, attempt)
             raise err from exc
+        self.failed_calls = 0
         latency_ms = (time.perf_counter() - started) * 1000
         if purpose == "action":
             if completion.reasoning:
@@ -420,8 +452,26 @@ class ModelPlayer:
         self._check_budget(obs, cost)
         return completion
 
+    def _count_failure(self, exc: LLMError) -> None:
+        if exc.kind != "cancelled":  # the client was closed under the call: not the provider failing
+            self.failed_calls += 1
+
+    def _too_many_failures(self) -> bool:
+        limit = self.config.max_failed_calls
+        return bool(limit) and self.failed_calls >= limit
+
+    def _failed_calls_forfeit(
+        self, obs: Observation, attempts: int, started: float, spent_before: float, problem: str
+    ) -> Decision:
+        n = self.failed_calls
+        reason = (f"{n} model calls failed in a row (the limit is {self.config.max_failed_calls}; last: "
+                  f"{problem}); the player forfeits rather than play fallback moves as the model's")
+        return self._decision(obs, None, "failed_calls", attempts, started, spent_before, reason=reason,
+                              forfeit=True)
+
     def _record_failure(self, obs: Observation, exc: LLMError, purpose: str, attempt: int) -> None:
         data: dict[str, Any] = {"error": str(exc), "kind": exc.kind, "purpose": purpose, "attempt": attempt}
+        data["failed_in_a_row"] = self.failed_calls
         if exc.status is not None:
             data["status"] = exc.status
         if exc.partial:
@@ -616,7 +666,7 @@ def _invalid_policy(value: Any) -> tuple[int, str]:
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
-    "image_labels",
+    "image_labels", "max_failed_calls",
 )
 OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
 
@@ -665,4 +715,8 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
         from engine.llm.factory import make_client
 
         client, model = make_client(spec, timeout_s=config.timeout_s)
-    return ModelPlayer(game, client, model, spec=spec, config=config, seed=seed, label=options.get("label"))
+    from engine.llm.factory import public_spec
+
+    return ModelPlayer(
+        game, client, model, spec=public_spec(spec), config=config, seed=seed, label=options.get("label")
+    )

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
 from engine.llm.keys import redact
+from engine.llm.local import mask_url_password
 
 __all__ = [
     "CallState",
@@ -41,6 +42,15 @@ __all__ = [
 #: three timeouts, and the harness re-asks on top of that. With this bound one call waits at most two
 #: timeouts plus a short backoff; 429/5xx/connection retries still follow ``max_retries``.
 MAX_TIMEOUT_RETRIES = 1
+
+
+#: Content types a streamed answer may come with; anything else (text/html above all) is not the API.
+_API_MEDIA_TYPES = frozenset(
+    {"", "text/event-stream", "application/json", "text/plain", "application/x-ndjson"}
+)
+#: How much of a body that is not the API's is read to quote its first line.
+_PEEK_BYTES = 4096
+_FIRST_LINE_CHARS = 120
 
 
 class _TimeoutRetriesSpent(Exception):
@@ -68,6 +78,7 @@ class CallState:
         on_retry: Callable[[RetryNotice], None] | None,
         *,
         max_retry_wait_s: float | None = None,
+        max_timeout_retries: int = MAX_TIMEOUT_RETRIES,
     ) -> None:
         self.on_delta = on_delta
         self.on_retry = on_retry
@@ -77,6 +88,8 @@ class CallState:
         self.retries = 0
         #: Transport retries this call already spent on timeouts (see :data:`MAX_TIMEOUT_RETRIES`).
         self.timeout_retries = 0
+        #: How many timeouts this call may retry (0 when the caller re-asks by itself).
+        self.max_timeout_retries = max_timeout_retries
         self.started = time.perf_counter()
 
     def emit(self, kind: str, text: str) -> None:
@@ -178,7 +191,7 @@ class RetryReportingMixin:
         exc = sys.exc_info()[1]
         call = current_call.get()
         if call is not None and response is None and "Timeout" in type(exc).__name__:
-            if call.timeout_retries >= MAX_TIMEOUT_RETRIES:
+            if call.timeout_retries >= call.max_timeout_retries:
                 # Raised from inside the SDK's retry loop, so the SDK gives up on this call.
                 raise _TimeoutRetriesSpent() from None
             call.timeout_retries += 1
@@ -257,6 +270,9 @@ class SDKClient(abc.ABC):
     #: (or a bug).
     call_errors: ClassVar[tuple[type[Exception], ...]]
 
+    #: The API's name in messages ("the server did not answer in the ... format").
+    wire_format: ClassVar[str] = "API"
+
     provider: str
     simulated = False
     _sdk: Any
@@ -277,8 +293,8 @@ class SDKClient(abc.ABC):
 
     @property
     def base_url(self) -> str:
-        """The server this client talks to (no credentials)."""
-        return str(self._sdk.base_url)
+        """The server this client talks to (no credentials: a password in the URL is masked)."""
+        return mask_url_password(str(self._sdk.base_url))
 
     async def aclose(self) -> None:
         """Close the connection pool; calls in flight fail with ``LLMError(kind="cancelled")``."""
@@ -342,7 +358,12 @@ class SDKClient(abc.ABC):
         """
         params = self.build_params(request)
         timeout = self._timeout(min(self.timeout_s, request.timeout_s))
-        state = CallState(on_delta, on_retry, max_retry_wait_s=self.max_retry_wait_s)
+        state = CallState(
+            on_delta,
+            on_retry,
+            max_retry_wait_s=self.max_retry_wait_s,
+            max_timeout_retries=MAX_TIMEOUT_RETRIES if request.retry_timeouts else 0,
+        )
         if self._closed:
             # The SDK would raise a bare RuntimeError (OpenAI) or retry a closed pool (Anthropic).
             raise self._failure(state, "the client is closed", kind="cancelled")
@@ -352,6 +373,7 @@ class SDKClient(abc.ABC):
             stream = await self._open_stream(params, timeout)
             streaming = True
             try:
+                await self._check_format(stream, state)
                 return await self._consume(stream, request, state)
             finally:
                 # Also on cancellation: closing the response tells the server to stop generating.
@@ -377,6 +399,32 @@ class SDKClient(abc.ABC):
             ) from None
         finally:
             current_call.reset(token)
+
+    async def _check_format(self, stream: Any, state: CallState) -> None:
+        """Refuse a 200 whose body is not the API's: a web page (a proxy's login or error page, the
+        wrong port) would otherwise read as an empty stream, reported as "the stream ended"."""
+        response = getattr(stream, "response", None)
+        headers = getattr(response, "headers", None)
+        if response is None or headers is None:
+            return
+        media = str(headers.get("content-type", "")).split(";", 1)[0].strip().lower()
+        if media in _API_MEDIA_TYPES or media.endswith("+json"):
+            return
+        body = b""
+        with contextlib.suppress(Exception):
+            async for piece in response.aiter_bytes():
+                body += piece
+                if len(body) >= _PEEK_BYTES:
+                    break
+        lines = body.decode("utf-8", "replace").splitlines()
+        first = next((line.strip() for line in lines if line.strip()), "")
+        if len(first) > _FIRST_LINE_CHARS:
+            first = first[: _FIRST_LINE_CHARS - 1] + "…"
+        sent = f"it sent {media or 'a body without a content type'}"
+        detail = f"{sent} starting with {first!r}" if first else f"{sent} with an empty body"
+        raise self._failure(
+            state, f"the server did not answer in the {self.wire_format} format", kind="stream", detail=detail
+        )
 
     # -- errors ----------------------------------------------------------------------------------------
 

@@ -81,6 +81,7 @@ class AnthropicClient(SDKClient):
 
     provider = "anthropic"
     sdk = anthropic
+    wire_format = "Anthropic API"
     # Besides the SDK's API errors: httpx2's, because the SDK does not wrap transport errors raised
     # while reading the stream, and AnthropicError for credential problems found before sending.
     call_errors = (anthropic.APIError, httpx2.HTTPError, anthropic.AnthropicError)

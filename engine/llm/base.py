@@ -45,6 +45,9 @@ class Request:
     timeout_s: float = 60.0
     #: Free-form tag recorded with the call ("action", "reflection", "perception").
     purpose: str = "action"
+    #: Whether the transport may retry this call after a timeout (see ``_calls.MAX_TIMEOUT_RETRIES``).
+    #: A caller that re-asks by itself after a failure turns it off so retries do not multiply the wait.
+    retry_timeouts: bool = True
 
     def params(self) -> dict[str, Any]:
         """The request parameters as recorded in a session (never credentials)."""

@@ -9,19 +9,32 @@ Specs:
 * ``ollama:MODEL``, ``lmstudio:MODEL``, ``vllm:MODEL``, ``llamacpp:MODEL`` — a local preset;
 * ``sim`` / ``sim:NAME`` — the offline simulated model (:mod:`engine.llm.sim`).
 
-Local model names may contain colons (``ollama:qwen2.5:7b``); only the first colon separates the
-provider, and the last ``@`` the base URL.
+Local model names may contain colons (``ollama:qwen2.5:7b``) and ``@``: only the first colon separates
+the provider. In ``local:MODEL@BASE_URL`` the base URL starts at the first ``@`` that is followed by
+``http://`` or ``https://``, so the URL itself may carry credentials
+(``local:llama3@http://user:secret@host/v1``, sent as HTTP basic authentication) and the model name may
+contain ``@`` (``local:team@v2@http://host/v1``). Without such an ``@``, the text after the last ``@``
+must be a preset name (``local:llama3.2@ollama``).
+
+A password in a base URL is never shown: :func:`public_spec` and every client's ``base_url`` mask it,
+it is registered with :func:`engine.llm.keys.register_secret`, and :func:`engine.llm.keys.redact` (used
+by logs and session writers) masks the password of any URL it sees.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from engine.llm.base import LLMClient
-from engine.llm.local import PRESETS, resolve_base_url
+from engine.llm.keys import register_secret
+from engine.llm.local import PRESETS, mask_url_password, resolve_base_url, url_password
 
-__all__ = ["ModelSpec", "make_client", "parse_spec"]
+__all__ = ["ModelSpec", "make_client", "parse_spec", "public_spec"]
+
+# The '@' that starts a base URL: the first one followed by a scheme.
+_URL_AT = re.compile(r"@(?=https?://)", re.IGNORECASE)
 
 # Options make_client passes on to the SDK-backed clients; anything else is ignored for them, so callers
 # can hand the same option dict to every provider.
@@ -36,6 +49,13 @@ class ModelSpec:
     model: str
     base_url: str | None = None
     preset: str | None = None
+
+    def __repr__(self) -> str:  # a password in the base URL never reaches a log through a repr
+        url = mask_url_password(self.base_url) if self.base_url else None
+        return (
+            f"ModelSpec(provider={self.provider!r}, model={self.model!r}, base_url={url!r}, "
+            f"preset={self.preset!r})"
+        )
 
 
 def parse_spec(spec: str) -> ModelSpec:
@@ -58,14 +78,34 @@ def parse_spec(spec: str) -> ModelSpec:
     if head in PRESETS:
         return ModelSpec("local", rest, PRESETS[head].base_url, head)
     if head == "local":
-        model, at, where = rest.rpartition("@")
-        if not at:
+        model, where = _split_local(rest)
+        if where is None:
             return ModelSpec("local", rest, PRESETS["ollama"].base_url, "ollama")
         if not model:
-            raise ValueError(f"model spec {spec!r} needs a model name before '@': {_FORMS}")
+            raise ValueError(f"model spec {public_spec(spec)!r} needs a model name before '@': {_FORMS}")
         preset = where.strip().lower() if where.strip().lower() in PRESETS else None
-        return ModelSpec("local", model, resolve_base_url(where), preset)
+        try:
+            base_url = resolve_base_url(where)
+        except ValueError as exc:
+            raise ValueError(mask_url_password(str(exc))) from None
+        register_secret(url_password(base_url))
+        return ModelSpec("local", model, base_url, preset)
     raise ValueError(f"unknown model provider {head!r} in {spec!r}: {_FORMS}")
+
+
+def _split_local(rest: str) -> tuple[str, str | None]:
+    """``MODEL@WHERE`` → (model, where): at the first ``@`` followed by a URL scheme, else at the last
+    ``@`` (a preset name); ``where`` is None without any ``@``."""
+    found = _URL_AT.search(rest)
+    if found is not None:
+        return rest[: found.start()].strip(), rest[found.end() :]
+    model, at, where = rest.rpartition("@")
+    return (model.strip(), where) if at else (rest, None)
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` as it may be shown, logged or recorded: the password of a base URL in it masked."""
+    return mask_url_password(spec)
 
 
 _FORMS = (

@@ -278,6 +278,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         r"\1[REDACTED]",
     ),
+    # The password of a URL with credentials (http://user:password@host/...), however short.
+    (re.compile(r"(?i)(\bhttps?://[^/\s:@]*:)[^/\s]*@(?=[^@/\s]*(?:[/\s]|$))"), r"\1[REDACTED]@"),
 )
 
 

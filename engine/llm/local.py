@@ -9,6 +9,7 @@ server up, does it have my model, will it take images?
 from __future__ import annotations
 
 import dataclasses
+import re
 import struct
 import zlib
 from typing import TYPE_CHECKING
@@ -18,7 +19,19 @@ from engine.llm.base import ImagePart, LLMError, Message, Request
 if TYPE_CHECKING:
     from engine.llm.openai_client import OpenAIClient
 
-__all__ = ["PRESETS", "HealthReport", "LocalPreset", "health_check", "resolve_base_url", "tiny_png"]
+__all__ = [
+    "PRESETS",
+    "HealthReport",
+    "LocalPreset",
+    "health_check",
+    "mask_url_password",
+    "resolve_base_url",
+    "tiny_png",
+    "url_password",
+]
+
+#: ``scheme://user:password@``: the password is group 2 (it may contain ':' and '@' but not '/').
+_USERINFO = re.compile(r"(?i)(\bhttps?://[^/\s:@]*:)([^/\s]*)@(?=[^@/\s]*(?:[/\s]|$))")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,6 +55,18 @@ PRESETS: dict[str, LocalPreset] = {
 }
 
 
+def url_password(url: str) -> str | None:
+    """The password in ``url``'s ``user:password@`` part, or None."""
+    found = _USERINFO.search(url)
+    return found.group(2) if found and found.group(2) else None
+
+
+def mask_url_password(text: str) -> str:
+    """``text`` with the password of every ``http(s)://user:password@host`` URL in it replaced by
+    ``***`` (the user name stays, so people can tell which account a URL uses)."""
+    return _USERINFO.sub(lambda m: f"{m.group(1)}***@" if m.group(2) else m.group(0), text)
+
+
 def resolve_base_url(name_or_url: str) -> str:
     """A preset's base URL for its name (``"ollama"``), or the URL itself, without a trailing slash.
 
@@ -51,7 +76,7 @@ def resolve_base_url(name_or_url: str) -> str:
     text = name_or_url.strip()
     if text.lower() in PRESETS:
         return PRESETS[text.lower()].base_url
-    if text.startswith(("http://", "https://")):
+    if text.lower().startswith(("http://", "https://")):
         return text.rstrip("/")
     raise ValueError(
         f"{name_or_url!r} is neither a server preset ({', '.join(PRESETS)}) nor an http(s):// base URL"

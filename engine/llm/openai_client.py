@@ -80,6 +80,7 @@ class OpenAIClient(SDKClient):
     """
 
     sdk = openai
+    wire_format = "OpenAI API"
     call_errors = (openai.APIError,)
 
     def __init__(

@@ -39,7 +39,7 @@ from typing import Any
 
 from engine.core import Game
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
-from engine.llm.simstyle import SimBehaviour, SimContext
+from engine.llm.simstyle import REPEAT_RATE, SimBehaviour, SimContext
 
 LABEL = "Simulated model (offline)"
 
@@ -115,6 +115,8 @@ class SimClient:
         self.calls = 0
         self._rng = random.Random(seed)
         self._behaviours: dict[Game, SimBehaviour] = {}
+        #: The last slip: (state, seat, action, kind), to repeat it when re-asked on the same state.
+        self._last_slip: tuple[Any, int, str, str] | None = None
 
     # -- identity -----------------------------------------------------------------------------
 
@@ -166,7 +168,7 @@ class SimClient:
         if request.purpose == "reflection":
             reasoning, content = "", self._reflection(ctx)
         else:
-            reasoning, content = await self._respond(ctx, prompt)
+            reasoning, content = await self._respond(ctx, prompt, _reasked_illegal(request))
         if not (self.thinking or request.thinking):
             reasoning = ""
         for kind, text in (("reasoning", reasoning), ("content", content)):
@@ -199,18 +201,26 @@ class SimClient:
             self._behaviours[key] = behaviour
         return self._behaviours[key]
 
-    async def _respond(self, ctx: SimContext | None, prompt: str) -> tuple[str, str]:
+    async def _respond(self, ctx: SimContext | None, prompt: str, reasked: bool = False) -> tuple[str, str]:
         if ctx is None or not ctx.state.legal_actions(ctx.seat):
             style = self.behaviour(ctx.game) if ctx is not None else None
             return "", style.blind(prompt, self._rng) if style is not None else _blind(prompt, self._rng)
         style = self.behaviour(ctx.game)
         bot = self.bots.get(ctx.game.id, ctx.game.analysis_bot())
         analysis = await style.analyse(ctx, self._rng, bot)
-        action, slip = analysis.best, ""
-        if self._rng.random() < self.rates["illegal_rate"]:
-            action, slip = style.slip(ctx, analysis, self._rng)
-        broken = self._rng.random() < self.rates["format_error_rate"]
+        # What the model believes comes first; the move follows from it (wrong beliefs included).
         answers = style.intermediate(ctx, self._rng, self.rates["wrong_ir_rate"])
+        action, slip = style.choose(ctx, analysis, answers), ""
+        last = self._last_slip
+        self._last_slip = None
+        if (reasked and last is not None and last[0] is ctx.state and last[1] == ctx.seat
+                and self.rates["illegal_rate"] > 0 and self._rng.random() < REPEAT_RATE):
+            action, slip = last[2], f"{last[3]} again"  # the same misreading, the same move
+        elif self._rng.random() < self.rates["illegal_rate"]:
+            action, slip = style.slip(ctx, analysis, self._rng)
+        if slip:
+            self._last_slip = (ctx.state, ctx.seat, action, slip.split(" ", 1)[0])
+        broken = self._rng.random() < self.rates["format_error_rate"]
         reasoning = style.reasoning(ctx, analysis, action, slip, answers)
         content = style.answer(ctx, analysis, action, slip, broken, answers, self._rng)
         return reasoning, content
@@ -228,6 +238,12 @@ def _blind(prompt: str, rng: random.Random) -> str:
         move = rng.choice(legal) if legal else "(1,1)"
         return f"I cannot see the whole position clearly.\nChosen Move: {move}"
     return f"thought: keeping it simple.\nmove: {rng.choice(['up', 'down', 'left', 'right'])}"
+
+
+def _reasked_illegal(request: Request) -> bool:
+    """Whether the harness re-asks after an illegal move (its re-ask message says so)."""
+    last = request.messages[-1] if request.messages else None
+    return last is not None and last.role == "user" and "is not a legal move" in last.text
 
 
 def _chunks(text: str) -> list[str]:

@@ -10,6 +10,13 @@ get this generic behaviour, which already reads the game's own bots and intermed
 * intermediate answers come from the game's questions (``Game.questions``): the oracle's truth, made
   wrong at the client's ``wrong_ir_rate`` the way models get them wrong (a missed item, an item that
   is not there);
+* the move follows what the model believes (:meth:`SimBehaviour.choose`): its reasoning names the move
+  it plays, unless the step is a deliberate slip;
+* a slip is a mistake real models make (the seeds and the GameBot / lmgame-bench papers describe
+  them): a cell or option misread as available (an illegal move), a move expected to change the
+  position that does not (a wasted move), and, when re-asked after an illegal move, the same move
+  again (:data:`REPEAT_RATE`). The slip's reasoning is written from the misreading, as a model
+  would write it;
 * the answer is written in the generic ``thought:`` / ``move:`` format the generic prompt asks for.
 
 The behaviour only ever sees the acting seat's view of the state (:class:`SimContext`), as a real
@@ -27,7 +34,19 @@ from engine.core import Action, Game, Seat, State
 from engine.players import Observation, StepRecord
 from engine.questions import Question
 
-__all__ = ["Analysis", "SimBehaviour", "SimContext", "fmt_value", "since_own_move"]
+__all__ = [
+    "REPEAT_RATE",
+    "Analysis",
+    "SimBehaviour",
+    "SimContext",
+    "fmt_value",
+    "since_own_move",
+    "slip_kind",
+]
+
+#: Chance that a model re-asked after an illegal move answers the same move again (real models often
+#: do: they keep their misreading of the board).
+REPEAT_RATE = 0.5
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -98,6 +117,11 @@ class SimBehaviour:
         best_value = max(values.values())
         best = rng.choice([a for a, v in values.items() if v == best_value])
         return Analysis(best, values, "lookahead")
+
+    def choose(self, ctx: SimContext, analysis: Analysis, answers: Mapping[int, list[str]]) -> Action:
+        """The move the model means to play, given what it believes (its intermediate answers).
+        Generic: the analysis' best move."""
+        return analysis.best
 
     def slip(self, ctx: SimContext, analysis: Analysis, rng: random.Random) -> tuple[Action, str]:
         """A mistaken action and its kind: an ``"illegal"`` move from the game's action list, or a
@@ -171,19 +195,27 @@ class SimBehaviour:
         if len(ranked) > 1:
             lines.append("Let me compare the moves:")
             for a, v in ranked[:8]:
-                note = ctx.state.annotate(a, ctx.seat)
+                # A slip is a misreading: the model does not see what is wrong with its own move.
+                note = "" if slip and a == action else ctx.state.annotate(a, ctx.seat)
                 lines.append(f"- {a}: {fmt_value(v)}" + (f"  ({note})" if note else ""))
-        lines.append(f"{analysis.best} looks strongest.")
         if slip:
-            lines.append(f"Actually, {action} might open things up. I'll go with {action}.")
+            lines.append(f"{self.slip_words(ctx, action, slip)} I'll go with {action}.")
         else:
-            lines.append(f"I'll go with {action}.")
+            lines.append(f"{action} looks strongest. I'll go with {action}.")
         return "\n".join(lines)
+
+    def slip_words(self, ctx: SimContext, action: Action, slip: str) -> str:
+        """Why the model thinks its slip is a good move, written from its misreading (it does not know
+        it is wrong)."""
+        again = " I still read it that way." if slip.endswith("again") else ""
+        if slip_kind(slip) == "wasted":
+            return f"{action} looks like it changes the position for the better.{again}"
+        return f"{action} looks available to me and suits the plan.{again}"
 
     def thought(self, ctx: SimContext, analysis: Analysis, action: Action, slip: str) -> str:
         """The one-line rationale of the answer."""
         if slip:
-            return f"{action} should shake things up a little."
+            return self.slip_words(ctx, action, slip)
         ranked = sorted(analysis.values, key=lambda a: analysis.values[a], reverse=True)
         others = [a for a in ranked if a != action]
         extra = f" better than {', '.join(others[:2])}" if others else ""
@@ -233,6 +265,11 @@ class SimBehaviour:
             f"The last action was {action}; my score {verdict} ({fmt_value(gain)}). "
             "Check whether it improved the position, and avoid repeating mistakes."
         )
+
+
+def slip_kind(slip: str) -> str:
+    """``"illegal"``, ``"wasted"`` or ``""`` for a slip tag (``"illegal again"`` is a repeated one)."""
+    return slip.split(" ", 1)[0] if slip else ""
 
 
 def since_own_move(ctx: SimContext) -> list[StepRecord]:

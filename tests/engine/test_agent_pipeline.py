@@ -140,8 +140,12 @@ def test_full_tictactoe_game_verifies_intermediate_answers() -> None:
 def test_wrong_intermediate_answers_are_marked_wrong() -> None:
     _, events, _ = play("tictactoe", ["sim:perfect", "sim:perfect"], wrong_ir_rate=1.0)
     checks = [e.data for e in events if e.type == ev.VERIFICATION]
-    assert checks and not any(c["correct"] for c in checks)
-    assert {c["detail"]["label"] for c in checks} <= {"FP", "FN", "MM"}
+    # A model does not see a winning line where a side has no mark yet (the empty board above all), so
+    # such answers stay right; every other answer is wrong.
+    right = [c for c in checks if c["correct"]]
+    wrong = [c for c in checks if not c["correct"]]
+    assert wrong and all(c["answer"] == c["truth"] == [] for c in right)
+    assert {c["detail"]["label"] for c in wrong} <= {"FP", "FN", "MM"}
 
 
 def test_reflection_off_means_no_reflection_calls() -> None:
@@ -254,11 +258,12 @@ def test_api_failure_is_recorded_and_the_game_continues() -> None:
     player = make_model_player(
         "openai:fake-1", game, client=client, seed=0, invalid_policy={"retries": 1, "fallback": "random"}
     )
-    match = Match(game, [player], seed=2, max_steps=3)
+    # Two decisions of two failed calls each: under the five-failures-in-a-row forfeit.
+    match = Match(game, [player], seed=2, max_steps=2)
     events: list[Event] = []
     match.subscribe(events.append)
     result = asyncio.run(match.run())
-    assert result.status == "max_steps" and result.steps == 3
+    assert result.status == "max_steps" and result.steps == 2
     failed = [e.data for e in events if e.type == ev.MODEL_CALL_FAILED]
     assert failed and all(d["kind"] == "server" and d["status"] == 503 for d in failed)
     assert [e for e in events if e.type == ev.MODEL_RETRY]

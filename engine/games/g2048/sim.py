@@ -1,11 +1,15 @@
 """How the simulated model plays 2048: it reads the board like a player does (largest tile, corner,
-empty cells), reasons from expectimax's values, sometimes wastes a move, and reflects on merges."""
+empty cells), reasons from expectimax's values, sometimes wastes a move because it misreads the board
+(it sees two equal tiles that the move would merge, or room to slide, where there is none), and
+reflects on merges."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.core import Action
 from engine.games.g2048.rules import State2048, empty_cells
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value
+from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, slip_kind
 
 
 class Sim2048(SimBehaviour):
@@ -24,9 +28,19 @@ class Sim2048(SimBehaviour):
         empty = len(empty_cells(board))
         return f"The largest tile is {top} at ({where[0]},{where[1]}), {spot}; {empty} cells are empty."
 
+    def slip_words(self, ctx: SimContext, action: Action, slip: str) -> str:
+        """A wasted move is a misread board: the model believes the move merges a pair it sees."""
+        state = ctx.state
+        if slip_kind(slip) != "wasted" or not isinstance(state, State2048):
+            return super().slip_words(ctx, action, slip)
+        tiles = Counter(v for row in state.board for v in row if v)
+        value = max(tiles, key=lambda v: (tiles[v], v)) if tiles else 2
+        again = " It did not work last time, but the pair is right there." if slip.endswith("again") else ""
+        return f"I see two {value}s side by side that {action} should merge, which also frees a cell.{again}"
+
     def thought(self, ctx: SimContext, analysis: Analysis, action: Action, slip: str) -> str:
         if slip:
-            return f"{action} should shake the board up a little."
+            return self.slip_words(ctx, action, slip)
         return super().thought(ctx, analysis, action, slip).rstrip(".") + " and keeps the structure."
 
     def reflection(self, ctx: SimContext | None) -> str:
