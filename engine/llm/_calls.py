@@ -21,8 +21,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
-from engine.llm.keys import redact
-from engine.llm.local import mask_url_password
+from engine.llm.keys import mask_url_password, redact
 
 __all__ = [
     "CallState",

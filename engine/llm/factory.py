@@ -28,8 +28,8 @@ import re
 from typing import Any
 
 from engine.llm.base import LLMClient
-from engine.llm.keys import register_secret
-from engine.llm.local import PRESETS, mask_url_password, resolve_base_url, url_password
+from engine.llm.keys import mask_url_password, register_secret, url_password
+from engine.llm.local import PRESETS, resolve_base_url
 
 __all__ = ["ModelSpec", "make_client", "parse_spec", "public_spec"]
 

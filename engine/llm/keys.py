@@ -298,3 +298,20 @@ def redact(text: str) -> str:
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
     return text
+
+
+# -- passwords inside URLs (local servers behind basic authentication) -------------------------------
+
+_USERINFO = re.compile(r"(?i)(\bhttps?://[^/\s:@]*:)([^/\s]*)@(?=[^@/\s]*(?:[/\s]|$))")
+
+
+def url_password(url: str) -> str | None:
+    """The password in ``url``'s ``user:password@`` part, or None."""
+    found = _USERINFO.search(url)
+    return found.group(2) if found and found.group(2) else None
+
+
+def mask_url_password(text: str) -> str:
+    """``text`` with the password of every ``http(s)://user:password@host`` URL in it replaced by
+    ``***`` (the user name stays, so people can tell which account a URL uses)."""
+    return _USERINFO.sub(lambda m: f"{m.group(1)}***@" if m.group(2) else m.group(0), text)

@@ -9,12 +9,12 @@ server up, does it have my model, will it take images?
 from __future__ import annotations
 
 import dataclasses
-import re
 import struct
 import zlib
 from typing import TYPE_CHECKING
 
 from engine.llm.base import ImagePart, LLMError, Message, Request
+from engine.llm.keys import mask_url_password, url_password  # noqa: F401  (part of this module's API)
 
 if TYPE_CHECKING:
     from engine.llm.openai_client import OpenAIClient
@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 #: ``scheme://user:password@``: the password is group 2 (it may contain ':' and '@' but not '/').
-_USERINFO = re.compile(r"(?i)(\bhttps?://[^/\s:@]*:)([^/\s]*)@(?=[^@/\s]*(?:[/\s]|$))")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,18 +52,6 @@ PRESETS: dict[str, LocalPreset] = {
         LocalPreset("llamacpp", "llama.cpp server", "http://localhost:8080/v1"),
     )
 }
-
-
-def url_password(url: str) -> str | None:
-    """The password in ``url``'s ``user:password@`` part, or None."""
-    found = _USERINFO.search(url)
-    return found.group(2) if found and found.group(2) else None
-
-
-def mask_url_password(text: str) -> str:
-    """``text`` with the password of every ``http(s)://user:password@host`` URL in it replaced by
-    ``***`` (the user name stays, so people can tell which account a URL uses)."""
-    return _USERINFO.sub(lambda m: f"{m.group(1)}***@" if m.group(2) else m.group(0), text)
 
 
 def resolve_base_url(name_or_url: str) -> str:
