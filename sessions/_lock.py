@@ -55,6 +55,10 @@ class WriterLock:
             self._fh.close()
             self._fh = None
 
+    def moved(self, folder: Path) -> None:
+        """The locked folder was renamed to ``folder`` (the lock itself is unaffected)."""
+        self._path = folder / LOCK_FILE
+
     def release(self) -> None:
         if self._fh is None:
             return

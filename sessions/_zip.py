@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+import errno
+import lzma
 import re
 import shutil
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from sessions import schema
+from sessions._files import MAX_MANIFEST_BYTES
 from sessions.errors import SessionError
 
-#: Refuse archives that would unpack to more than this (a zip bomb is not a session).
-MAX_UNPACKED_BYTES = 8 * 1024**3
+# Caps on what an archive may unpack to, from what a session can hold: a 10,000-step model session
+# has about 170 MB of events; attachments are board images and raw bodies of a few megabytes.
+# Both the sizes the archive declares and the bytes actually streamed are checked against them.
+#: The whole session, unpacked.
+MAX_UNPACKED_BYTES = 4 * 1024**3
+#: ``events.jsonl``.
+MAX_EVENTS_BYTES = 2 * 1024**3
+#: One attachment.
+MAX_ATTACHMENT_BYTES = 256 * 1024**2
+#: A member larger than :data:`MIN_RATIO_CHECK_BYTES` that is compressed more than this many times is
+#: a zip bomb, not a session (session logs compress 5 to 30 times; a gigabyte of zeros 1,000 times).
+MAX_RATIO = 200
+MIN_RATIO_CHECK_BYTES = 64 * 1024**2
 
 _SESSION_FILES = (schema.MANIFEST_FILE, schema.EVENTS_FILE)
 
@@ -73,10 +88,58 @@ def session_members(zf: zipfile.ZipFile, source: Path) -> tuple[str, list[tuple[
     return prefix.rstrip("/"), members
 
 
+def _member_cap(rel: str) -> int:
+    if rel == schema.MANIFEST_FILE:
+        return MAX_MANIFEST_BYTES
+    if rel == schema.EVENTS_FILE:
+        return MAX_EVENTS_BYTES
+    return MAX_ATTACHMENT_BYTES
+
+
+def _too_big(source: Path, info: zipfile.ZipInfo, size: int) -> SessionError:
+    return SessionError(
+        f"{source} is not a session archive: {info.filename!r} unpacks to more than {size:,} bytes "
+        "(a zip bomb?); refused."
+    )
+
+
+def check_sizes(members: list[tuple[zipfile.ZipInfo, str]], source: Path) -> None:
+    """Refuse an archive whose declared sizes exceed what a session can hold, before unpacking."""
+    total = 0
+    for info, rel in members:
+        cap = _member_cap(rel)
+        if info.file_size > cap:
+            raise _too_big(source, info, cap)
+        if info.file_size > MIN_RATIO_CHECK_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise SessionError(
+                f"{source} is not a session archive: {info.filename!r} is compressed "
+                f"{info.file_size // max(info.compress_size, 1):,} times (a zip bomb?); refused."
+            )
+        total += info.file_size
+    if total > MAX_UNPACKED_BYTES:
+        raise SessionError(
+            f"{source} unpacks to {total:,} bytes, more than the {MAX_UNPACKED_BYTES:,} "
+            "a session may hold; refused."
+        )
+
+
+def _damaged(source: Path, info: zipfile.ZipInfo, exc: BaseException) -> SessionError:
+    if isinstance(exc, NotImplementedError):
+        why = "uses a compression method PlayTrace cannot read"
+    elif isinstance(exc, RuntimeError) and "encrypt" in str(exc).lower():
+        why = "is encrypted"
+    elif isinstance(exc, zipfile.BadZipFile) and "CRC" in str(exc):
+        why = "is damaged (bad CRC)"
+    else:
+        why = f"cannot be unpacked ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+    return SessionError(f"{source} cannot be imported: {info.filename!r} {why}.")
+
+
 def extract_members(
     zf: zipfile.ZipFile, members: list[tuple[zipfile.ZipInfo, str]], dest: Path, source: Path
 ) -> None:
     """Unpack ``members`` into ``dest``, checking every target stays inside it and the total size."""
+    check_sizes(members, source)
     base = dest.resolve()
     (base / schema.ATTACHMENTS_DIR).mkdir(parents=True, exist_ok=True)
     total = 0
@@ -87,21 +150,41 @@ def extract_members(
                 f"{source} is not a safe session archive: {info.filename!r} points outside it."
             )
         target.parent.mkdir(parents=True, exist_ok=True)
-        with zf.open(info) as src, open(target, "wb") as out:
-            while chunk := src.read(1 << 20):
-                total += len(chunk)
-                if total > MAX_UNPACKED_BYTES:
-                    raise SessionError(
-                        f"{source} unpacks to more than {MAX_UNPACKED_BYTES >> 30} GiB; refused."
-                    )
-                out.write(chunk)
+        cap, written = _member_cap(rel), 0
+        try:
+            with zf.open(info) as src, open(target, "wb") as out:
+                while chunk := src.read(1 << 20):
+                    written += len(chunk)
+                    total += len(chunk)
+                    # The declared sizes may lie: count what actually comes out.
+                    if written > cap:
+                        raise _too_big(source, info, cap)
+                    if total > MAX_UNPACKED_BYTES:
+                        raise SessionError(
+                            f"{source} unpacks to more than {MAX_UNPACKED_BYTES:,} bytes; refused."
+                        )
+                    out.write(chunk)
+        except SessionError:
+            raise
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError,
+                EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+            raise _damaged(source, info, exc) from None
+        except OSError as exc:
+            local = (FileNotFoundError, PermissionError)
+            if isinstance(exc, local) or exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise SessionError(f"{source} cannot be unpacked: {exc.strerror or exc}.") from None
+            raise _damaged(source, info, exc) from None
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
     """Open ``path`` as a zip archive, or raise :class:`SessionError`."""
     try:
         return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except FileNotFoundError:
+        raise SessionError(f"{path} does not exist.") from None
+    except IsADirectoryError:
+        raise SessionError(f"{path} is a folder, not a session archive.") from None
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
         raise SessionError(
             f"{path} is not a PlayTrace session archive: it is not a readable zip file."
         ) from exc

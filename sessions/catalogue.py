@@ -12,12 +12,25 @@ import dataclasses
 import json
 import logging
 import os
+import shutil
+import time
 from pathlib import Path
 from typing import Any
 
 from sessions import schema
+from sessions._files import (
+    MAX_MANIFEST_BYTES,
+    STALE_AFTER_S,
+    find_temp_manifest,
+    open_regular,
+    parse_json,
+    read_capped,
+    read_manifest,
+    short_text,
+    sweep_stale,
+)
 from sessions._lock import is_being_written
-from sessions.errors import MigrationError
+from sessions.errors import MigrationError, SessionError
 from sessions.migrations import migrate_manifest
 from sessions.paths import default_root
 from sessions.writer import atomic_write_json
@@ -25,7 +38,26 @@ from sessions.writer import atomic_write_json
 log = logging.getLogger("playtrace.sessions")
 
 INDEX_FILE = ".catalogue-index.json"
-_INDEX_VERSION = 1
+_INDEX_VERSION = 2
+#: An index larger than this is not ours (a summary is a few hundred bytes): it is rebuilt.
+MAX_INDEX_BYTES = 64 * 1024 * 1024
+
+
+def _int_or_none(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _is_empty_leftover(folder: Path) -> bool:
+    """Whether ``folder`` holds no file at all (only empty folders), and has not changed for an hour."""
+    try:
+        if time.time() - folder.stat().st_mtime < STALE_AFTER_S:
+            return False
+        for _dirpath, _dirs, files in os.walk(folder):
+            if files:
+                return False
+    except OSError:
+        return False
+    return True
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -48,12 +80,27 @@ class SessionSummary:
     scores: tuple[float, ...] | None = None
     winner: int | None = None
     finished_at: str | None = None
+    #: What is wrong with the session's files, from the same checks ``playtrace show`` makes
+    #: (:func:`sessions.reader.damage_of`); empty for a healthy session.
+    damage: tuple[str, ...] = ()
+    #: Whether the session was recorded as a demo (manifest ``"demo": true``).
+    demo: bool = False
+    #: The id of the session this one was forked from, if any.
+    parent: str | None = None
+    #: The step of the parent session the fork started from, if known.
+    parent_step: int | None = None
+
+    @property
+    def damaged(self) -> bool:
+        """Whether the session's files are damaged (see :attr:`damage`)."""
+        return bool(self.damage)
 
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         d["path"] = str(self.path)
         d["players"] = list(self.players)
         d["scores"] = list(self.scores) if self.scores is not None else None
+        d["damage"] = list(self.damage)
         return d
 
     @classmethod
@@ -68,20 +115,45 @@ class SessionSummary:
             steps=int(d.get("steps") or 0),
             status=str(d.get("status") or ""),
             result=str(d.get("result") or ""),
-            title=d.get("title"),
+            title=short_text(d.get("title")),
             scores=tuple(scores) if isinstance(scores, list) else None,
             winner=d.get("winner") if isinstance(d.get("winner"), int) else None,
             finished_at=d.get("finished_at"),
+            damage=tuple(str(w) for w in d.get("damage") or ()),
+            demo=d.get("demo") is True,
+            parent=short_text(d.get("parent")),
+            parent_step=d.get("parent_step") if isinstance(d.get("parent_step"), int) else None,
         )
 
 
 def _first_line(path: Path) -> dict[str, Any] | None:
     try:
-        with open(path, "rb") as fh:
-            obj = json.loads(fh.readline())
-    except (OSError, ValueError):
+        fd, _ = open_regular(path)
+        with os.fdopen(fd, "rb") as fh:
+            obj = parse_json(fh.readline(MAX_MANIFEST_BYTES), path.name)
+    except (OSError, SessionError):
         return None
     return obj if isinstance(obj, dict) else None
+
+
+def _stat_key(path: Path) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size]
+
+
+def _parent_of(m: dict[str, Any]) -> tuple[str | None, int | None]:
+    extra = m.get("extra")
+    fork = extra.get("forked_from") if isinstance(extra, dict) else None
+    if isinstance(fork, str):
+        return short_text(fork), None
+    if not isinstance(fork, dict):
+        return None, None
+    parent = fork.get("session", fork.get("id"))
+    step = fork.get("step")
+    return short_text(str(parent)) if parent is not None else None, step if isinstance(step, int) else None
 
 
 class Catalogue:
@@ -98,22 +170,38 @@ class Catalogue:
         self.warnings: list[str] = []
 
     def list(self) -> list[SessionSummary]:
-        """Summaries of every readable session, newest first. Broken folders are skipped with a warning."""
+        """Summaries of every readable session, newest first. Broken folders are skipped with a warning.
+
+        Work folders left by killed processes (half-made sessions, imports, unpacked archives) are
+        removed on the way; folders still in use by a live process are left alone.
+        """
         self.warnings = []
         try:
-            entries = [e for e in os.scandir(self.root) if not e.name.startswith(".") and e.is_dir()]
+            entries = list(os.scandir(self.root))
         except (FileNotFoundError, NotADirectoryError):
             return []
+        except OSError as exc:  # a sessions folder that is a symbolic-link loop, unreadable...
+            self.warnings.append(f"the sessions folder {self.root} cannot be read ({exc.strerror or exc})")
+            return []
+        self._sweep()
         cache = self._load_index() if self.use_index else {}
         index: dict[str, Any] = {}
         out: list[SessionSummary] = []
         for entry in entries:
-            folder = Path(entry.path)
+            if entry.name.startswith("."):
+                continue
             try:
-                st = os.stat(folder / schema.MANIFEST_FILE)
-                key: list[int] | None = [st.st_mtime_ns, st.st_size]
-            except OSError:
-                key = None
+                is_dir = entry.is_dir()
+            except OSError as exc:  # a symbolic-link loop: skip it, list the others
+                self._skip(Path(entry.path), f"it cannot be opened ({exc.strerror or exc})")
+                continue
+            if not is_dir:
+                if entry.is_symlink():
+                    self._skip(Path(entry.path), "it is a symbolic link to nothing readable (a loop?)")
+                continue
+            folder = Path(entry.path)
+            m_key = _stat_key(folder / schema.MANIFEST_FILE)
+            key = None if m_key is None else m_key + (_stat_key(folder / schema.EVENTS_FILE) or [-1, -1])
             cached = cache.get(entry.name)
             summary: SessionSummary | None = None
             if key is not None and isinstance(cached, dict) and cached.get("key") == key:
@@ -130,13 +218,26 @@ class Catalogue:
             if summary is None:
                 continue
             out.append(summary)
-            # Only settled sessions are cached: a running one changes without touching its manifest.
-            if key is not None and summary.status in schema.FINAL_STATUSES:
+            # A session being recorded changes without touching its manifest: it is not cached.
+            if key is not None and summary.status != schema.RUNNING:
+                key = (_stat_key(folder / schema.MANIFEST_FILE) or [-1, -1]) + (
+                    _stat_key(folder / schema.EVENTS_FILE) or [-1, -1]
+                )
                 index[entry.name] = {"key": key, "summary": summary.to_json()}
         if self.use_index and index != cache:
             self._save_index(index)
         out.sort(key=lambda s: (s.created_at, s.id), reverse=True)
         return out
+
+    def _sweep(self) -> None:
+        """Remove work folders of killed processes (stale ones only, see :func:`_files.sweep_stale`)."""
+        from sessions.export import IMPORT_PREFIX
+        from sessions.reader import sweep_temp_once
+        from sessions.writer import CREATING_PREFIX
+
+        for prefix in (IMPORT_PREFIX, CREATING_PREFIX):
+            sweep_stale(self.root, prefix)
+        sweep_temp_once()
 
     def get(self, session_id: str) -> Path | None:
         """The folder of the session ``session_id``, if it is in this catalogue."""
@@ -164,11 +265,13 @@ class Catalogue:
 
     def _read(self, folder: Path) -> SessionSummary | None:
         manifest: dict[str, Any] | None = None
+        mpath = folder / schema.MANIFEST_FILE
         try:
-            raw = json.loads((folder / schema.MANIFEST_FILE).read_bytes())
+            raw = read_manifest(mpath)
         except FileNotFoundError:
-            raw = None
-        except (OSError, ValueError):
+            raw = self._recover_manifest(folder)
+        except SessionError as exc:  # not a file, too big, nested too deep: list from the events
+            log.warning("%s: %s", folder.name, exc)
             raw = None
         if raw is not None:
             if not isinstance(raw, dict) or raw.get("format") != schema.FORMAT:
@@ -186,6 +289,10 @@ class Catalogue:
                 "session_started",
                 "game_started",
             ):
+                if _is_empty_leftover(folder):
+                    # Left by an older PlayTrace killed while creating a session: nothing to keep.
+                    shutil.rmtree(folder, ignore_errors=True)
+                    return None
                 self._skip(folder, "not a PlayTrace session (no readable manifest.json or events.jsonl)")
                 return None
             data = first.get("data") if isinstance(first.get("data"), dict) else {}
@@ -202,19 +309,43 @@ class Catalogue:
             )
         return self._summarise(folder, manifest)
 
+    def _recover_manifest(self, folder: Path) -> dict[str, Any] | None:
+        """A complete manifest left in a temporary file by a process killed before renaming it
+        (older PlayTrace versions) is put in place; returns it, or ``None``."""
+        found = find_temp_manifest(folder)
+        if found is None:
+            return None
+        tmp, raw = found
+        try:
+            os.replace(tmp, folder / schema.MANIFEST_FILE)
+        except OSError:
+            pass  # a read-only folder still lists from the temporary copy
+        self.warnings.append(f"{folder.name}: manifest.json was recovered from a temporary copy")
+        return raw
+
     def _summarise(self, folder: Path, m: dict[str, Any]) -> SessionSummary:
         players = [p for p in m.get("players") or [] if isinstance(p, (dict, str))]
         labels = tuple(
-            p if isinstance(p, str) else str(p.get("label") or p.get("spec") or "?") for p in players
+            short_text(p if isinstance(p, str) else str(p.get("label") or p.get("spec") or "?")) or "?"
+            for p in players
         )
         status = str(m.get("status") or schema.RUNNING)
         steps = m.get("steps") if isinstance(m.get("steps"), int) else 0
         scores = m.get("scores") if isinstance(m.get("scores"), list) else None
         winner = m.get("winner") if isinstance(m.get("winner"), int) else None
         result = m.get("result") if isinstance(m.get("result"), str) else None
-        if status == schema.RUNNING:
-            # Not closed: count steps from the log, and find out whether anybody is still writing it.
-            status, steps, result = self._running_status(folder), self._count_steps(folder), None
+        damage: tuple[str, ...] = ()
+        if status == schema.RUNNING and is_being_written(folder):
+            # Still being recorded: count what is there, without judging a log that is growing.
+            steps, result = self._count_steps(folder), None
+        elif status == schema.RUNNING or not self._intact(folder, m):
+            # Not closed, or the log is not the one the manifest describes: read it as `show` does.
+            checked = self._check(folder)
+            if checked is not None:
+                status, steps, scores, winner, result, damage = checked
+                scores = list(scores) if isinstance(scores, (list, tuple)) else None
+            elif status == schema.RUNNING:
+                status, steps, result = self._running_status(folder), self._count_steps(folder), None
         if not result:
             result = schema.result_text(
                 players=labels and list(labels),
@@ -224,19 +355,53 @@ class Catalogue:
                 steps=steps,
                 seat_names=schema.seat_names(str(m.get("game") or "")),
             )
+        parent, parent_step = _parent_of(m)
         return SessionSummary(
-            id=str(m.get("id") or folder.name),
+            id=short_text(str(m.get("id") or folder.name)) or folder.name,
             path=folder,
-            game=str(m.get("game") or ""),
+            game=short_text(str(m.get("game") or "")) or "",
             players=labels,
-            created_at=str(m.get("created_at") or ""),
+            created_at=short_text(str(m.get("created_at") or "")) or "",
             steps=steps,
-            status=status,
-            result=result,
-            title=m.get("title") if isinstance(m.get("title"), str) else None,
+            status=short_text(status) or "",
+            result=short_text(result) or "",
+            title=short_text(m.get("title")),
             scores=tuple(scores) if scores is not None else None,
             winner=winner,
-            finished_at=m.get("finished_at") if isinstance(m.get("finished_at"), str) else None,
+            finished_at=short_text(m.get("finished_at")),
+            damage=damage,
+            demo=m.get("demo") is True,
+            parent=parent,
+            parent_step=parent_step,
+        )
+
+    @staticmethod
+    def _intact(folder: Path, m: dict[str, Any]) -> bool:
+        """Whether the event log is, by its size, the one the closed manifest summarises."""
+        recorded = m.get("events_bytes")
+        if not isinstance(recorded, int):
+            return False
+        key = _stat_key(folder / schema.EVENTS_FILE)
+        return key is not None and key[1] == recorded
+
+    @staticmethod
+    def _check(folder: Path) -> tuple[str, int, Any, int | None, str, tuple[str, ...]] | None:
+        """Status, steps, scores, winner, result and damage from reading the session as ``show`` does."""
+        from sessions.reader import load_folder
+
+        try:
+            session = load_folder(folder, quiet=True)
+            summary = session.summary()
+        except Exception:  # unreadable: the caller falls back to the manifest
+            return None
+        damage = tuple(short_text(w, 300) or "" for w in session.damage[:20])
+        return (
+            str(summary["status"]),
+            int(summary["steps"]),
+            summary["scores"],
+            _int_or_none(summary["winner"]),
+            str(summary["result"]),
+            damage,
         )
 
     @staticmethod
@@ -244,11 +409,12 @@ class Catalogue:
         if is_being_written(folder):
             return schema.RUNNING
         try:
-            with open(folder / schema.EVENTS_FILE, "rb") as fh:
+            fd, _ = open_regular(folder / schema.EVENTS_FILE)
+            with os.fdopen(fd, "rb") as fh:
                 fh.seek(0, os.SEEK_END)
                 fh.seek(max(0, fh.tell() - 4096))
                 tail = fh.read()
-        except OSError:
+        except (OSError, SessionError):
             return schema.INTERRUPTED
         # Killed right after session_finished, before the manifest update: the log has the outcome.
         pos = tail.rfind(b'"type":"session_finished"')
@@ -262,18 +428,25 @@ class Catalogue:
 
     @staticmethod
     def _count_steps(folder: Path) -> int:
+        needle = b'"type":"action_applied"'
+        count, tail = 0, b""
         try:
-            data = (folder / schema.EVENTS_FILE).read_bytes()
-        except OSError:
-            return 0
-        return data.count(b'"type":"action_applied"')
+            fd, _ = open_regular(folder / schema.EVENTS_FILE)
+            with os.fdopen(fd, "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    buf = tail + chunk
+                    count += buf.count(needle)
+                    tail = buf[-(len(needle) - 1) :]
+        except (OSError, SessionError):
+            pass
+        return count
 
     # -- index ---------------------------------------------------------------------------------
 
     def _load_index(self) -> dict[str, Any]:
         try:
-            raw = json.loads((self.root / INDEX_FILE).read_bytes())
-        except (OSError, ValueError):
+            raw = parse_json(read_capped(self.root / INDEX_FILE, MAX_INDEX_BYTES), INDEX_FILE)
+        except (OSError, SessionError):
             return {}
         if (
             not isinstance(raw, dict)

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
+import shutil
 import tempfile
 import zipfile
 from pathlib import Path
 
-from sessions import _zip, schema
+from sessions import _files, _zip, schema
+from sessions._lock import WriterLock
 from sessions.errors import SessionError
 from sessions.reader import load_folder, load_session
 from sessions.writer import atomic_write_json
 
 ZIP_SUFFIX = ".session.zip"
+#: Hidden work folder of an import in progress, inside the sessions folder.
+IMPORT_PREFIX = ".import-"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$")
 
 
@@ -29,27 +32,53 @@ def export_zip(session_path: Path | str, dest: Path | str) -> Path:
     Returns:
         The path of the written archive (written to a temporary name first, then renamed).
 
+    Only the session's own regular files are exported: a manifest or event log that is a symbolic
+    link (or a FIFO, a device...) is refused, and attachments that are links are left out.
+
     Raises:
-        SessionError: ``session_path`` is not a session.
+        SessionError: ``session_path`` is not a session, one of its files is not a regular file of
+            its own, or ``dest`` lies inside the session (writing there would damage it).
     """
     session = load_session(session_path)
     dest = Path(dest)
     sid = session.id if _SAFE_ID.match(session.id) else session.path.name
     target = dest / f"{sid}{ZIP_SUFFIX}" if dest.is_dir() else dest
-    target.parent.mkdir(parents=True, exist_ok=True)
-    files = [session.path / schema.MANIFEST_FILE, session.path / schema.EVENTS_FILE]
+    folder = session.path.resolve()
+    resolved = target.parent.resolve() / target.name
+    if resolved == folder or resolved.is_relative_to(folder):
+        raise SessionError(
+            f"{target} is inside the session {session.id}; export it to a file outside its folder."
+        )
+    files = []
+    for name in (schema.MANIFEST_FILE, schema.EVENTS_FILE):
+        f = session.path / name
+        if os.path.lexists(f):
+            if not _files.is_regular(f):
+                raise SessionError(
+                    f"{session.id}/{name} is not a regular file of the session (a link?); export refused."
+                )
+            files.append(f)
     att_dir = session.path / schema.ATTACHMENTS_DIR
-    if att_dir.is_dir():
-        files += sorted(p for p in att_dir.iterdir() if schema.ATTACHMENT_NAME_RE.match(p.name))
+    if att_dir.is_dir() and not att_dir.is_symlink():
+        files += sorted(
+            p for p in att_dir.iterdir() if schema.ATTACHMENT_NAME_RE.match(p.name) and _files.is_regular(p)
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".export.", suffix=".zip", dir=target.parent)
     os.close(fd)
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for f in files:
-                if f.is_file():
+                # Opened without following links and checked again on the open file, so a file
+                # swapped for a link after the listing is not exported either.
+                fd_in, _ = _files.open_regular(f, follow=False)
+                with os.fdopen(fd_in, "rb") as src:
                     # PNGs are already compressed; storing them saves time for nothing lost.
                     kind = zipfile.ZIP_STORED if f.suffix == ".png" else zipfile.ZIP_DEFLATED
-                    zf.write(f, f"{sid}/{f.relative_to(session.path).as_posix()}", compress_type=kind)
+                    info = zipfile.ZipInfo.from_file(f, f"{sid}/{f.relative_to(session.path).as_posix()}")
+                    info.compress_type = kind
+                    with zf.open(info, "w") as out:
+                        shutil.copyfileobj(src, out, 1 << 20)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -69,10 +98,17 @@ def import_zip(zip_path: Path | str, root: Path | str) -> Path:
         SessionError: the file is not a safe PlayTrace session archive.
     """
     zip_path, root = Path(zip_path), Path(root)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SessionError(f"cannot create the sessions folder {root}: {exc.strerror or exc}") from None
+    _files.sweep_stale(root, IMPORT_PREFIX)
     with _zip.open_zip(zip_path) as zf:
         prefix, members = _zip.session_members(zf, zip_path)
-        tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=root))
+        _zip.check_sizes(members, zip_path)
+        tmp = Path(tempfile.mkdtemp(prefix=IMPORT_PREFIX, dir=root))
+        # Held while the import runs: a folder whose lock nobody holds was left by a killed import.
+        lock = WriterLock(tmp)
         try:
             _zip.extract_members(zf, members, tmp, zip_path)
             fallback = prefix or zip_path.name.removesuffix(".zip").removesuffix(".session")
@@ -86,13 +122,17 @@ def import_zip(zip_path: Path | str, root: Path | str) -> Path:
             manifest_file = tmp / schema.MANIFEST_FILE
             if final.name != original and manifest_file.is_file():
                 # Keep the manifest id equal to the folder name; remember where it came from.
-                manifest = json.loads(manifest_file.read_bytes())
+                manifest = _files.read_manifest(manifest_file)
                 manifest["id"] = final.name
                 extra = manifest.get("extra")
                 manifest["extra"] = {**(extra if isinstance(extra, dict) else {}), "imported_from": original}
                 atomic_write_json(manifest_file, manifest)
+            # Renamed with the lock held: a kill before the rename leaves an abandoned work folder.
             os.replace(tmp, final)
+            lock.moved(final)
+            lock.release()
         except BaseException:
+            lock.release()
             _zip.remove_tree(tmp)
             raise
     return final

@@ -8,30 +8,25 @@ all raises :class:`~sessions.errors.SessionError`.
 
 from __future__ import annotations
 
-import gc
-import json
 import logging
 import tempfile
 import weakref
-from collections import Counter
+from array import array
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
-from sessions import _zip, schema
-from sessions._lock import is_being_written
+from sessions import _files, _zip, schema
+from sessions._eventlog import EventLog, Subset, read_event_log
+from sessions._lock import WriterLock, is_being_written
 from sessions.errors import MigrationError, SessionError
-from sessions.migrations import migrate_event, migrate_manifest
+from sessions.migrations import migrate_manifest
 
 if TYPE_CHECKING:
     from engine.core import Game, State
 
 log = logging.getLogger("playtrace.sessions")
-
-_scan_once = json.JSONDecoder().scan_once
-
-#: Bad middle lines are listed one by one up to this many, then counted.
-_MAX_LINE_WARNINGS = 10
 
 
 def _not_a_session(path: Path, why: str) -> SessionError:
@@ -45,19 +40,24 @@ def _int_or_none(v: Any) -> int | None:
 class Session:
     """A loaded session: manifest, events (as dicts, in file order) and what went wrong reading them.
 
+    ``events`` (and ``steps``) read from a folder are read-only lists parsed on access (see
+    :class:`sessions._eventlog.EventLog`), so a session of any length opens in little memory;
+    ``list(session.events)`` gives a plain list.
+
     Attributes:
         path: The session folder (a temporary folder when loaded from a ``.zip``).
         source: The path that was given to :func:`load_session`.
         manifest: The manifest, upgraded to the current schema (rebuilt from the events if lost).
         events: Every readable event line, upgraded to the current schema.
         warnings: One sentence per problem met while reading.
+        damage: The warnings that mean the session is damaged (cut, corrupt or lost files).
     """
 
     def __init__(
         self,
         path: Path,
         manifest: dict[str, Any],
-        events: list[dict[str, Any]],
+        events: Sequence[dict[str, Any]],
         warnings: list[str] | None = None,
         source: Path | None = None,
     ) -> None:
@@ -67,26 +67,41 @@ class Session:
         self.events = events
         self.warnings: list[str] = list(warnings or [])
         self._game: Game | None = None
-        # Index once, so that seeking to any step of a long session is a list lookup.
-        self.steps: list[dict[str, Any]] = []
-        self._by_step: dict[int, list[dict[str, Any]]] = {}
-        self._started: dict[str, Any] | None = None
-        self._finished: dict[str, Any] | None = None
-        for e in events:
-            t = e["type"]
+        #: The problems among :attr:`warnings` that mean the session is damaged (see :func:`damage_of`).
+        self.damage: list[str] = []
+        # Index once, so that seeking to any step of a long session is a lookup. A lazily read
+        # EventLog gives each event's type and step without parsing it.
+        if isinstance(events, EventLog):
+            types: Sequence[str] = events.types
+            step_of = events.step_of
+        else:
+            types = [e["type"] for e in events]
+
+            def step_of(i: int) -> int | None:
+                return _int_or_none(events[i].get("step"))
+
+        applied: list[int] = []
+        self._by_step: dict[int, list[int]] = {}
+        started: int | None = None
+        finished: int | None = None
+        for i, t in enumerate(types):
             if t == ev.ACTION_APPLIED:
-                self.steps.append(e)
-            elif t == ev.SESSION_STARTED and self._started is None:
-                self._started = e
+                applied.append(i)
+            elif t == ev.SESSION_STARTED and started is None:
+                started = i
                 continue  # it describes the session, not the decision at its step
             elif t == ev.SESSION_FINISHED:
-                self._finished = e
-            step = e.get("step")
-            if isinstance(step, int):
-                self._by_step.setdefault(step, []).append(e)
+                finished = i
+            step = step_of(i)
+            if step is not None:
+                self._by_step.setdefault(step, []).append(i)
+        #: The ``action_applied`` events, one per step (a read-only list, read on access).
+        self.steps: Sequence[dict[str, Any]] = Subset(events, array("q", applied))
+        self._started: dict[str, Any] | None = events[started] if started is not None else None
+        self._finished: dict[str, Any] | None = events[finished] if finished is not None else None
         self._initial_step = _int_or_none(self._started.get("step")) if self._started else None
         if self._initial_step is None:
-            self._initial_step = _int_or_none(self.steps[0].get("step")) if self.steps else 0
+            self._initial_step = step_of(applied[0]) if applied else 0
             self._initial_step = self._initial_step or 0
         self.status = self._reconcile_status()
 
@@ -152,7 +167,7 @@ class Session:
     def events_for_step(self, k: int) -> list[dict[str, Any]]:
         """Events of decision ``k`` (the one that turns state ``k`` into ``k + 1``), in file order:
         turn start, prompts, model calls, parsing, the decision and the applied action."""
-        return list(self._by_step.get(self._initial_step + k, ()))
+        return [self.events[i] for i in self._by_step.get(self._initial_step + k, ())]
 
     def game(self) -> Game:
         """The engine game this session was played with (built once, with the recorded options)."""
@@ -253,104 +268,30 @@ def attachment_path(session: Session, ref: str) -> Path:
 # -- loading -----------------------------------------------------------------------------------
 
 
-def read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
-    """Parse ``events.jsonl``, skipping unreadable lines with warnings and upgrading old lines."""
-    # Parsing allocates hundreds of thousands of small dicts and lists, none of them cyclic; the
-    # cyclic garbage collector would rescan them over and over (it doubled the time to open a
-    # 10,000-step session), so it is paused for the duration.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _read_events(path, warnings)
-    finally:
-        if was_enabled:
-            gc.enable()
+def read_events(path: Path, warnings: list[str]) -> EventLog:
+    """Index ``events.jsonl`` (read lazily, see :class:`~sessions._eventlog.EventLog`), adding the
+    problems met (unreadable lines skipped, old lines upgraded) to ``warnings``."""
+    log = read_event_log(path)
+    warnings.extend(log.warnings)
+    return log
 
 
-def _read_events(path: Path, warnings: list[str]) -> list[dict[str, Any]]:
-    try:
-        # Invalid UTF-8 (a torn multi-byte character) must not make the whole log unreadable, nor a
-        # byte-order mark left by an editor that re-saved the file cost the session_started line.
-        text = path.read_bytes().decode("utf-8-sig", errors="replace")
-    except OSError as exc:
-        warnings.append(f"events.jsonl could not be read ({exc.strerror or exc})")
-        return []
-    lines = text.split("\n")
-    last = len(lines) - 1
-    while last >= 0 and not lines[last].strip():
-        last -= 1
-    events: list[dict[str, Any]] = []
-    bad: list[int] = []
-    unknown: Counter[str] = Counter()
-    migrated_from: set[int] = set()
-    newer = False
-    current = schema.SCHEMA_VERSION
-    for i, line in enumerate(lines[: last + 1]):
-        if not line or line[0].isspace() or line[-1].isspace():
-            line = line.strip()
-            if not line:
-                continue
-        try:
-            # The decoder's scanner without json.loads' wrappers: the log of a long session has
-            # tens of thousands of lines, and this is most of the time spent opening it.
-            obj, end = _scan_once(line, 0)
-            if end != len(line):
-                raise ValueError("trailing characters")
-        except (ValueError, StopIteration):
-            if i == last:
-                warnings.append(
-                    f"the last line of events.jsonl (line {i + 1}) is incomplete, "
-                    "probably cut off by a crash; skipped"
-                )
-            else:
-                bad.append(i + 1)
-            continue
-        if type(obj) is dict and obj.get("v") == current and len(obj) == len(schema.LINE_KEYS):
-            # Fast path: a line written by this version's writer is already in the final shape.
-            if type(obj["type"]) is str and type(obj["data"]) is dict:
-                if obj["type"] not in schema.KNOWN_EVENT_TYPES:
-                    unknown[obj["type"]] += 1
-                events.append(obj)
-                continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("type", obj.get("kind")), str):
-            bad.append(i + 1)
-            continue
-        try:
-            obj, version = migrate_event(obj)
-        except MigrationError:
-            bad.append(i + 1)
-            continue
-        if version < current:
-            migrated_from.add(version)
-        elif version > current:
-            newer = True
-        data = obj.get("data")
-        event = {
-            "v": current,
-            "seq": _int_or_none(obj.get("seq")),
-            "ts": obj.get("ts"),
-            "type": obj["type"],
-            "step": _int_or_none(obj.get("step")),
-            "seat": _int_or_none(obj.get("seat")),
-            "call": _int_or_none(obj.get("call")),
-            "data": data if isinstance(data, dict) else {},
-        }
-        if event["type"] not in schema.KNOWN_EVENT_TYPES:
-            unknown[event["type"]] += 1
-        events.append(event)
-    for n in bad[:_MAX_LINE_WARNINGS]:
-        warnings.append(f"line {n} of events.jsonl is not a readable event; skipped")
-    if len(bad) > _MAX_LINE_WARNINGS:
-        warnings.append(f"{len(bad) - _MAX_LINE_WARNINGS} more unreadable lines of events.jsonl were skipped")
-    for type_, n in sorted(unknown.items()):
-        warnings.append(f"{n} event(s) of unknown type {type_!r} kept as they are")
-    for v in sorted(migrated_from):
-        warnings.append(
-            f"events written with schema version {v} were upgraded to version {schema.SCHEMA_VERSION}"
-        )
-    if newer:
-        warnings.append("some events were written by a newer PlayTrace; parts of them may not be shown")
-    return events
+#: Warnings that are not damage: the session is whole, only older, newer or unfinished.
+_NOT_DAMAGE = (
+    "kept as they are",
+    "were upgraded",
+    "newer PlayTrace",
+    "was interrupted",
+    "schema version",
+    "probably cut off by a crash",
+)
+
+
+def damage_of(warnings: Sequence[str]) -> list[str]:
+    """The warnings of a session that mean it is damaged: a lost or unreadable manifest, a missing,
+    cut or corrupt event log, fewer steps than its manifest counts. The session browser's damage
+    badge and ``playtrace show`` use this same list."""
+    return [w for w in warnings if not any(marker in w for marker in _NOT_DAMAGE)]
 
 
 def _rebuild_manifest(events: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -372,17 +313,23 @@ def _rebuild_manifest(events: list[dict[str, Any]], name: str) -> dict[str, Any]
     return manifest
 
 
-def load_folder(folder: Path, *, source: Path | None = None, name: str | None = None) -> Session:
+def load_folder(
+    folder: Path, *, source: Path | None = None, name: str | None = None, quiet: bool = False
+) -> Session:
     """Load the session stored in ``folder`` (see :func:`load_session`).
 
     Args:
         folder: The session folder.
         source: The path to name in messages (default: ``folder``).
         name: The session's id if its manifest must be rebuilt (default: the folder name).
+        quiet: Do not log the warnings (the catalogue reports them as damage instead).
     """
     source = source or folder
     mpath, epath = folder / schema.MANIFEST_FILE, folder / schema.EVENTS_FILE
     has_m, has_e = mpath.is_file(), epath.is_file()
+    recovered = None if has_m else _files.find_temp_manifest(folder)
+    if recovered is not None:  # killed before renaming a complete manifest into place
+        mpath, has_m = recovered[0], True
     if not has_m and not has_e:
         raise _not_a_session(source, "it has no manifest.json or events.jsonl")
     warnings: list[str] = []
@@ -390,14 +337,14 @@ def load_folder(folder: Path, *, source: Path | None = None, name: str | None = 
     problem = "missing"
     if has_m:
         try:
-            raw = json.loads(mpath.read_bytes())
-        except (ValueError, OSError):
+            raw = _files.read_manifest(mpath)
+        except (SessionError, OSError):
             problem = "unreadable"
         else:
             if not isinstance(raw, dict) or raw.get("format") != schema.FORMAT:
                 raise _not_a_session(source, "its manifest.json is not a PlayTrace manifest")
             manifest = raw
-    events: list[dict[str, Any]] = []
+    events: Sequence[dict[str, Any]] = []
     if has_e:
         events = read_events(epath, warnings)
     elif manifest is not None:
@@ -428,7 +375,8 @@ def load_folder(folder: Path, *, source: Path | None = None, name: str | None = 
         session.warnings.append(
             f"the manifest counts {manifest_steps} steps but events.jsonl holds {session.num_steps}"
         )
-    for w in session.warnings:
+    session.damage = damage_of(session.warnings)
+    for w in () if quiet else session.warnings:
         log.warning("%s: %s", source, w)
     return session
 
@@ -475,14 +423,39 @@ def _is_zip(p: Path) -> bool:
 def _load_zip(p: Path) -> Session:
     with _zip.open_zip(p) as zf:
         prefix, members = _zip.session_members(zf, p)
-        tmp = Path(tempfile.mkdtemp(prefix="playtrace-zip-"))
+        _zip.check_sizes(members, p)
+        sweep_temp_once()
+        tmp = Path(tempfile.mkdtemp(prefix=ZIP_TEMP_PREFIX))
+        # Held as long as the copy is in use: a copy whose lock nobody holds was left by a killed
+        # process, and the next PlayTrace removes it (see sweep_temp_once).
+        lock = WriterLock(tmp)
         try:
             _zip.extract_members(zf, members, tmp, p)
             name = prefix or p.name.removesuffix(".zip").removesuffix(".session")
             session = load_folder(tmp, source=p, name=name)
         except BaseException:
+            lock.release()
             _zip.remove_tree(tmp)
             raise
-    # The unpacked copy lives as long as the Session (its attachments are read from there).
-    weakref.finalize(session, _zip.remove_tree, tmp)
+    # The unpacked copy lives as long as the Session (its events and attachments are read from there).
+    weakref.finalize(session, _release_copy, lock, tmp)
     return session
+
+
+#: Prefix of the folder (in the system's temporary folder) a zipped session is unpacked to.
+ZIP_TEMP_PREFIX = "playtrace-zip-"
+_swept = False
+
+
+def _release_copy(lock: WriterLock, tmp: Path) -> None:
+    lock.release()
+    _zip.remove_tree(tmp)
+
+
+def sweep_temp_once() -> None:
+    """Remove unpacked session copies left in the temporary folder by killed processes (once per
+    process; copies still in use by a live process hold a lock and are kept)."""
+    global _swept
+    if not _swept:
+        _swept = True
+        _files.sweep_stale(Path(tempfile.gettempdir()), ZIP_TEMP_PREFIX)

@@ -78,6 +78,10 @@ MANIFEST_FIELDS: Final = (
     "harness",
     "extra",
 )
+#: Optional manifest fields: ``demo`` (true for a demo session, absent otherwise) and
+#: ``events_bytes`` (the size of ``events.jsonl`` when the summary was written; a listing compares
+#: it with the file to notice a cut or altered log without reading it).
+OPTIONAL_MANIFEST_FIELDS: Final = ("demo", "events_bytes")
 
 
 def utc_now_iso() -> str:
@@ -105,9 +109,10 @@ def new_manifest(
     harness: dict[str, Any] | None = None,
     extra: dict[str, Any] | None = None,
     created_at: str | None = None,
+    demo: bool = False,
 ) -> dict[str, Any]:
-    """A fresh manifest with status ``running`` and empty summary fields."""
-    return {
+    """A fresh manifest with status ``running`` and empty summary fields (``demo: true`` if asked)."""
+    manifest = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
         "app_version": app_version(),
@@ -127,6 +132,9 @@ def new_manifest(
         "harness": dict(harness or {}),
         "extra": dict(extra or {}),
     }
+    if demo:
+        manifest["demo"] = True
+    return manifest
 
 
 def attachment_ref(name: str) -> str:

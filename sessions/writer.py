@@ -13,12 +13,14 @@ The writer runs on the one asyncio thread of the app or the command line; it is 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import queue
 import re
 import secrets
+import shutil
 import tempfile
 import threading
 import time
@@ -29,7 +31,7 @@ from typing import IO, Any, Protocol
 
 from engine import events as ev
 from engine.events import Event
-from sessions import schema
+from sessions import _files, schema
 from sessions._lock import WriterLock
 from sessions.errors import SessionError
 from sessions.redact import Redactor
@@ -132,6 +134,11 @@ class _SyncWorker:
         self._thread.join()
 
 
+#: Hidden work folder of a session being created, inside the sessions folder.
+CREATING_PREFIX = ".creating-"
+_swept_roots: set[Path] = set()
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
 
@@ -184,8 +191,11 @@ class SessionWriter:
         extra: dict[str, Any] | None = None,
         harness: dict[str, Any] | None = None,
         fsync: bool = True,
+        demo: bool = False,
     ) -> SessionWriter:
         """Create ``<root>/<YYYYmmdd-HHMMSS>_<game>_<4hex>/`` with its manifest and an empty event log.
+
+        The folder appears whole (manifest, empty event log, attachments folder) or not at all.
 
         Args:
             root: Folder holding sessions (created if missing), usually :func:`sessions.paths.default_root`.
@@ -197,6 +207,8 @@ class SessionWriter:
             extra: Free-form facts for the manifest (e.g. the command line that ran the session).
             harness: Model-player configuration (perception, memory, reflection...), recorded as is.
             fsync: Whether to fsync per step; turn off only for throw-away sessions.
+            demo: Mark the session as a demo (manifest ``"demo": true``); the session browser hides
+                demo sessions unless asked to show them.
 
         Raises:
             SessionError: the folder cannot be created.
@@ -206,38 +218,65 @@ class SessionWriter:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SessionError(f"cannot create the sessions folder {root}: {exc.strerror or exc}") from exc
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        for _ in range(100):
-            session_id = f"{stamp}_{_slug(game)}_{secrets.token_hex(2)}"
-            path = root / session_id
-            try:
-                path.mkdir()
-                break
-            except FileExistsError:  # two sessions in the same second drew the same 4 hex digits
-                continue
-            except OSError as exc:
-                raise SessionError(
-                    f"cannot create a session folder in {root}: {exc.strerror or exc}"
-                ) from exc
-        else:
-            raise SessionError(f"cannot find a free session folder name in {root}")
-        (path / schema.ATTACHMENTS_DIR).mkdir()
-        manifest = schema.new_manifest(
-            session_id=session_id,
-            game=game,
-            players=players,
-            seed=seed,
-            options=options,
-            title=title,
-            harness=harness,
-            extra=extra,
-        )
-        writer = cls(path, manifest, fsync=fsync)
+        # The session is put together in a hidden folder and renamed into place whole, so a process
+        # killed at any moment leaves either nothing under its name or a session that opens; the
+        # hidden folder of a killed process is removed by the next listing (see Catalogue.list).
+        if root not in _swept_roots:  # once per process: a batch creates thousands of sessions
+            _swept_roots.add(root)
+            _files.sweep_stale(root, CREATING_PREFIX)
         try:
-            writer._write_manifest()
+            # Not mkdtemp: the session folder keeps the user's usual permissions, not 0700.
+            work = root / f"{CREATING_PREFIX}{secrets.token_hex(8)}"
+            work.mkdir()
+        except OSError as exc:
+            raise SessionError(f"cannot create a session folder in {root}: {exc.strerror or exc}") from exc
+        lock = WriterLock(work)
+        try:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            session_id = f"{stamp}_{_slug(game)}_{secrets.token_hex(2)}"
+            manifest = schema.new_manifest(
+                session_id=session_id,
+                game=game,
+                players=players,
+                seed=seed,
+                options=options,
+                title=title,
+                harness=harness,
+                extra=extra,
+                demo=demo,
+            )
+            redact = Redactor()
+            (work / schema.ATTACHMENTS_DIR).mkdir()
+            (work / schema.EVENTS_FILE).touch()
+            for _ in range(100):
+                path = root / session_id
+                if not path.exists():
+                    manifest = redact(manifest)
+                    atomic_write_json(work / schema.MANIFEST_FILE, manifest)
+                    try:
+                        # A folder being created is never empty, so the rename cannot replace a
+                        # session that another process just created under the same name.
+                        os.rename(work, path)
+                        lock.moved(path)
+                        break
+                    except OSError as exc:
+                        if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY) and not path.exists():
+                            raise
+                # two sessions in the same second drew the same 4 hex digits
+                session_id = f"{stamp}_{_slug(game)}_{secrets.token_hex(2)}"
+                manifest["id"] = session_id
+            else:
+                raise SessionError(f"cannot find a free session folder name in {root}")
+        except OSError as exc:
+            lock.release()
+            shutil.rmtree(work, ignore_errors=True)
+            raise SessionError(f"cannot create a session folder in {root}: {exc.strerror or exc}") from exc
         except BaseException:
-            writer._release()  # a full disk must not also leak the log file, the sync thread and the lock
+            lock.release()
+            shutil.rmtree(work, ignore_errors=True)
             raise
+        lock.release()
+        writer = cls(path, manifest, fsync=fsync)
         if fsync:
             _fsync_dir(root)
         return writer
@@ -252,9 +291,10 @@ class SessionWriter:
         extra: dict[str, Any] | None = None,
         subscribe: bool = True,
         fsync: bool = True,
+        demo: bool = False,
     ) -> SessionWriter:
         """Create a writer describing ``match`` (players, seed, options, model harness configuration)
-        and, by default, subscribe it to the match's events."""
+        and, by default, subscribe it to the match's events. ``demo=True`` marks a demo session."""
         game = match.game
         harness: dict[str, Any] = {}
         for seat, player in enumerate(match.players):
@@ -271,6 +311,7 @@ class SessionWriter:
             extra=extra,
             harness=harness,
             fsync=fsync,
+            demo=demo,
         )
         if subscribe:
             match.subscribe(writer.append)
@@ -389,6 +430,12 @@ class SessionWriter:
             winner=winner if isinstance(winner, int) else None,
             finished_at=schema.utc_now_iso(),
         )
+        try:
+            # Lets a listing tell, from one stat, that the log is still the one this summary describes.
+            self._fh.flush()
+            self.manifest["events_bytes"] = os.fstat(self._fh.fileno()).st_size
+        except (OSError, ValueError):
+            self.manifest.pop("events_bytes", None)
         self.manifest["result"] = schema.result_text(
             players=self.manifest.get("players") or [],
             status=status,

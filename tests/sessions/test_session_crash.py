@@ -96,7 +96,7 @@ def test_a_failed_manifest_write_releases_the_writer(root: Path, monkeypatch: py
     # thread, its log file and its lock (the folder would look "still being recorded" for ever).
     import threading
 
-    from sessions import SessionWriter
+    from sessions import SessionError, SessionWriter
     from sessions import writer as writer_module
     from sessions._lock import is_being_written
 
@@ -105,9 +105,10 @@ def test_a_failed_manifest_write_releases_the_writer(root: Path, monkeypatch: py
 
     monkeypatch.setattr(writer_module, "atomic_write_json", full_disk)
     before = {t for t in threading.enumerate() if t.name == "playtrace-session-sync"}
-    with pytest.raises(OSError):
+    with pytest.raises(SessionError, match="No space left"):
         SessionWriter.create(root, game="2048", players=[], seed=1, options={})
     after = {t for t in threading.enumerate() if t.name == "playtrace-session-sync"}
     assert after == before
-    (folder,) = [p for p in root.iterdir() if p.is_dir()]
-    assert not is_being_written(folder)
+    # Nothing is left: a session folder appears whole or not at all.
+    assert [p for p in root.iterdir()] == []
+    assert not any(is_being_written(p) for p in root.iterdir())
