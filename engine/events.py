@@ -27,6 +27,8 @@ Event types and the keys their ``data`` carries (optional keys in brackets):
 ``override``           proposed, action, by, [rejected_call] (a person played instead of the model's answer)
 ``player_changed``     seat, spec, label, kind
 ``action_applied``     actions {seat: action}, rewards, scores, state, changed, is_over
+``undo``               actions {seat: action}, state, scores: a person took back the step it names (the
+                       state is the one before it); replays drop that step, the record keeps it
 ``error``              message, [where]
 ``session_finished``   status, scores, winner, steps, [forfeited] (the seats that gave up)
 =====================  ==========================================================================
@@ -62,6 +64,7 @@ PLAYER_CHANGED = "player_changed"
 ACTION_APPLIED = "action_applied"
 ERROR = "error"
 SESSION_FINISHED = "session_finished"
+UNDO = "undo"
 
 #: Live-only event types: shown while they arrive, never written (their text is recorded assembled).
 MODEL_DELTA = "model_delta"
@@ -89,6 +92,7 @@ EVENT_TYPES: frozenset[str] = frozenset(
         ACTION_APPLIED,
         ERROR,
         SESSION_FINISHED,
+        UNDO,
     }
 )
 

@@ -105,6 +105,7 @@ class Match:
         render: Callable[..., bytes] | None = None,
         forked_from: Mapping[str, Any] | None = None,
         deadline_s: float | None = None,
+        undo: bool = False,
     ) -> None:
         if len(players) != game.num_seats:
             raise ValueError(f"{game.id} needs {game.num_seats} player(s), got {len(players)}")
@@ -125,6 +126,8 @@ class Match:
             raise ValueError(f"a deadline is a positive number of seconds, not {deadline_s!r}")
         #: Seconds a bot or model seat has to answer (``None``: as long as it takes).
         self.deadline_s = deadline_s
+        #: Whether a person may take back moves (single-player games only; off in study sessions).
+        self.allow_undo = undo
         self._forfeited: list[Seat] = []
         self._started = False
         self._listeners: list[EventSink] = []
@@ -282,6 +285,13 @@ class Match:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
+        if any(d.undo for d in decisions):
+            if self.can_undo:
+                self.undo()
+            else:  # ask again; a refused undo is a note, not the end of the game
+                why = "nothing to take back" if self.allow_undo else "undo is off in this session"
+                self._emit(ev.ERROR, {"message": f"the move was not taken back: {why}", "where": "undo"})
+            return True
         actions: dict[Seat, Action] = {}
         for seat, decision in zip(seats, decisions, strict=True):
             if decision.forfeit or decision.action is None:
@@ -335,6 +345,30 @@ class Match:
             rationale=f"no answer within {obs.deadline_s:g} s; the game's default action was played",
             extra={"timed_out": True, "deadline_s": obs.deadline_s, "player": player.kind},
         )
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether the last step can be taken back now: a single-player game whose match allows it,
+        with a step of its own to undo (a fork's inherited steps stay)."""
+        return self.allow_undo and self.game.num_seats == 1 and len(self.history) > self._base_steps
+
+    def undo(self) -> None:
+        """Take back the last step, recorded as an ``undo`` event (the session keeps what was played).
+
+        Raises:
+            IllegalActionError: undo is not allowed here, or there is nothing to take back.
+        """
+        if not self.can_undo:
+            why = "nothing to take back" if self.allow_undo else "undo is off in this session"
+            raise IllegalActionError(why)
+        record = self.history.pop()
+        self.state = record.state
+        data = {
+            "actions": {str(s): a for s, a in record.actions.items()},
+            "state": record.state.to_json(),
+            "scores": list(record.state.scores),
+        }
+        self.emit(Event(ev.UNDO, data, step=record.step))
 
     def apply(self, actions: Mapping[Seat, Action]) -> None:
         """Apply a joint action to the current state and record it."""

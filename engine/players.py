@@ -118,6 +118,9 @@ class Decision:
     #: The call whose answer this decision plays, when it is not the observation's own call (an
     #: answer to a re-ask is a later call at the same step); the ``decision`` event names it.
     call: int | None = None
+    #: A person asks to take back their last move instead of playing (single-player games whose match
+    #: allows it); recorded as an ``undo`` event, never as a move.
+    undo: bool = False
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"action": self.action, "source": self.source}
@@ -168,7 +171,7 @@ class HumanPlayer:
 
     def __init__(self, label: str = "Human") -> None:
         self.label = label
-        self._future: asyncio.Future[Action] | None = None
+        self._future: asyncio.Future[Action | None] | None = None
         self._observation: Observation | None = None
 
     @property
@@ -185,7 +188,10 @@ class HumanPlayer:
             action = await self._future
         finally:
             self._observation = None
-        return Decision(action, source=HUMAN, extra={"latency_ms": round((loop.time() - started) * 1000)})
+        latency = {"latency_ms": round((loop.time() - started) * 1000)}
+        if action is None:
+            return Decision(None, source=HUMAN, rationale="takes back the last move", undo=True, extra=latency)
+        return Decision(action, source=HUMAN, extra=latency)
 
     def submit(self, action: Action) -> bool:
         """Play ``action`` if the human is to move and it is legal; returns whether it was taken."""
@@ -193,4 +199,12 @@ class HumanPlayer:
         if obs is None or self._future is None or action not in obs.legal_actions:
             return False
         self._future.set_result(action)
+        return True
+
+    def take_back(self) -> bool:
+        """Ask to undo the last move while it is the human's turn; whether the match allows it is the
+        match's call (:attr:`engine.match.Match.can_undo`). Returns whether the request was made."""
+        if self.waiting is None or self._future is None:
+            return False
+        self._future.set_result(None)
         return True

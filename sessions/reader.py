@@ -87,6 +87,8 @@ class Session:
         for i, t in enumerate(types):
             if t == ev.ACTION_APPLIED:
                 applied.append(i)
+            elif t == ev.UNDO and applied:
+                applied.pop()  # a person took the step back: replays leave it out, the log keeps it
             elif t == ev.SESSION_STARTED and started is None:
                 started = i
                 continue  # it describes the session, not the decision at its step

@@ -54,7 +54,7 @@ class MatchLike(Protocol):
 
 
 # Events after which the file is fsynced: a completed step and the end of the session.
-_FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.SESSION_FINISHED})
+_FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.UNDO, ev.SESSION_FINISHED})
 
 
 # A lone surrogate (half of an emoji from a torn model stream) cannot be encoded as UTF-8 and would
@@ -396,6 +396,8 @@ class SessionWriter:
         """Keep the summary fields current from the events that carry them."""
         if type_ == ev.ACTION_APPLIED:
             self._steps += 1
+        elif type_ == ev.UNDO:
+            self._steps = max(0, self._steps - 1)
             if isinstance(data.get("scores"), list):
                 self._scores = data["scores"]
         elif type_ == ev.SESSION_STARTED:

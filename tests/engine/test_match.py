@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -381,3 +381,50 @@ def test_steering_hooks_attach_only_before_the_match_starts() -> None:
         match.seat(0, quiet)
     with pytest.raises(RuntimeError, match="once the match has started"):
         match.attach(pacer=Pacer())
+
+
+class ScriptedHuman(HumanPlayer):
+    """A person who, each time it is their turn, plays the next scripted move (``None``: take back)."""
+
+    def __init__(self, script: list[str | None]) -> None:
+        super().__init__()
+        self.script = list(script)
+
+    async def act(self, observation: Observation) -> Decision:
+        item = self.script.pop(0)
+        answer = (lambda: self.submit(item)) if item is not None else self.take_back
+        asyncio.get_running_loop().call_soon(answer)
+        return await super().act(observation)
+
+
+def test_a_person_takes_back_moves_in_a_single_player_game_and_the_session_keeps_them(tmp_path: Any) -> None:
+    import sessions
+    from sessions import SessionWriter
+
+    game = engine.make("2048")
+    human = ScriptedHuman(["left", "right", None, "up", None, None, "down", "left", "up"])
+    match = Match(game, [human], seed=5, undo=True, max_steps=3)
+    writer = SessionWriter.for_match(tmp_path, match, title="undo")
+    asyncio.run(match.run())
+    writer.close()
+    assert not human.script
+    session = sessions.load_session(writer.path)
+    kinds = [e["type"] for e in session.events if e["type"] in ("action_applied", "undo")]
+    applied, undo = "action_applied", "undo"
+    assert kinds == [applied, applied, undo, applied, undo, undo, applied, applied, applied]
+    # The replay follows the line of play that stands; the log keeps every move taken back.
+    assert [s["data"]["actions"]["0"] for s in session.steps] == ["down", "left", "up"]
+    start = game.state_from_json(session.initial_state_json)
+    assert session.state_at(2) == start.apply("down").apply("left")
+    assert session.summary()["steps"] == 3
+
+
+def test_undo_is_refused_where_the_match_does_not_allow_it() -> None:
+    game = engine.make("2048")
+    match = Match(game, [ScriptedHuman([None, "left"])], seed=5, max_steps=1)
+    events: list[Event] = []
+    match.subscribe(events.append)
+    asyncio.run(match.run())
+    assert not match.can_undo
+    assert any(e.type == ev.ERROR and e.data["where"] == "undo" for e in events)
+    assert [e.type for e in events].count(ev.ACTION_APPLIED) == 1
