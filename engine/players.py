@@ -190,7 +190,8 @@ class HumanPlayer:
             self._observation = None
         latency = {"latency_ms": round((loop.time() - started) * 1000)}
         if action is None:
-            return Decision(None, source=HUMAN, rationale="takes back the last move", undo=True, extra=latency)
+            return Decision(None, source=HUMAN, rationale="takes back the last move", undo=True,
+                            extra=latency)
         return Decision(action, source=HUMAN, extra=latency)
 
     def submit(self, action: Action) -> bool:

@@ -394,10 +394,8 @@ class SessionWriter:
 
     def _observe(self, type_: str, data: dict[str, Any]) -> None:
         """Keep the summary fields current from the events that carry them."""
-        if type_ == ev.ACTION_APPLIED:
-            self._steps += 1
-        elif type_ == ev.UNDO:
-            self._steps = max(0, self._steps - 1)
+        if type_ in (ev.ACTION_APPLIED, ev.UNDO):
+            self._steps = self._steps + 1 if type_ == ev.ACTION_APPLIED else max(0, self._steps - 1)
             if isinstance(data.get("scores"), list):
                 self._scores = data["scores"]
         elif type_ == ev.SESSION_STARTED:
