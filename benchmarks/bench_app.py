@@ -9,7 +9,8 @@ window (board, model panel, timeline, score plot):
     streaming from the loopback OpenAI-compatible server (``tests/loopback.py``) with small gaps between
     chunks; without that server, 8 simulated models with a small per-chunk latency.
 
-Prints the maximum and the 99th percentile lateness per load. Target: both under 30 ms.
+Prints the largest stall and the 99th percentile lateness per load. The verdict is the largest stall
+of any load (target: at most 30 ms); the summary line names that figure, with the p99 as information.
 
 Usage: ``python benchmarks/bench_app.py [--seconds N]``
 """
@@ -23,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,15 +176,32 @@ def main() -> int:
     asyncio.set_event_loop(loop)
     with loop:
         results = loop.run_until_complete(run(args.seconds))
-    ok = True
-    print(f"event-loop stall (lateness of a {TICK_MS} ms timer), target < {TARGET_MS:.0f} ms")
-    for name, worst, p99, ticks, info in results:
-        ok = ok and worst < TARGET_MS
-        extra = ", ".join(f"{k}={v}" for k, v in info.items())
-        print(f"  {name:30s} max {worst:6.1f} ms   p99 {p99:5.1f} ms   ticks {ticks:5d}   {extra}")
-    mean = statistics.fmean(r[2] for r in results)
-    print(f"  mean p99 {mean:.1f} ms — {'OK' if ok else 'ABOVE TARGET'}")
+    lines, ok = report(results)
+    print("\n".join(lines))
     return 0 if ok else 1
+
+
+def report(results: Sequence[tuple[str, float, float, int, dict[str, Any]]]) -> tuple[list[str], bool]:
+    """The lines to print and the verdict: every load's largest stall at most :data:`TARGET_MS`.
+
+    The summary line leads with the figure the verdict is made of (the largest stall of any load) and
+    adds the mean p99 as information, so the line never reads "OK" or "ABOVE TARGET" next to a number
+    that did not decide it.
+    """
+    target = f"target: largest stall <= {TARGET_MS:.0f} ms"
+    lines = [f"event-loop stall (lateness of a {TICK_MS} ms timer), {target}"]
+    for name, worst, p99, ticks, info in results:
+        extra = ", ".join(f"{k}={v}" for k, v in info.items())
+        lines.append(f"  {name:30s} max {worst:6.1f} ms   p99 {p99:5.1f} ms   ticks {ticks:5d}   {extra}")
+    largest = max((r[1] for r in results), default=0.0)
+    ok = largest <= TARGET_MS
+    mean_p99 = statistics.fmean(r[2] for r in results) if results else 0.0
+    verdict = "OK" if ok else "ABOVE TARGET"
+    lines.append(
+        f"  largest stall {largest:.1f} ms (target <= {TARGET_MS:.0f} ms) — {verdict}"
+        f"   (information: mean p99 {mean_p99:.1f} ms)"
+    )
+    return lines, ok
 
 
 if __name__ == "__main__":

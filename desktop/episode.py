@@ -7,7 +7,10 @@ an :mod:`engine.batch` run.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -41,10 +44,39 @@ def png_renderer(game_id: str, size: int = 512) -> Callable[..., bytes] | None:
 
     font_family()
 
+    # Encoded once per state and options: a re-ask, a reflection or a second seat's identical view
+    # reuses the bytes instead of drawing and compressing again. States are values (equal states draw
+    # the same picture), so they are the key; the few unhashable ones are keyed by their JSON.
+    cache: collections.OrderedDict[Any, bytes] = collections.OrderedDict()
+    lock = threading.Lock()  # perception draws in worker threads
+
     def render(state: State, *, grid_labels: bool = True) -> bytes:
-        return renderer.png(state, size, size, grid_labels=grid_labels)
+        key = (_state_key(state), bool(grid_labels))
+        with lock:
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
+        data = renderer.png(state, size, size, grid_labels=grid_labels)
+        with lock:
+            cache[key] = data
+            while len(cache) > _PNG_CACHE_SIZE:
+                cache.popitem(last=False)
+        return data
 
     return render
+
+
+#: How many encoded boards :func:`png_renderer` keeps (the recent steps of one episode).
+_PNG_CACHE_SIZE = 32
+
+
+def _state_key(state: State) -> Any:
+    """A hashable value equal for equal states (the state itself, or its JSON when unhashable)."""
+    try:
+        hash(state)
+    except TypeError:
+        return (type(state), json.dumps(state.to_json(), sort_keys=True, default=str))
+    return (type(state), state)
 
 
 @dataclasses.dataclass

@@ -10,13 +10,16 @@ Run ``python -m renderers.g2048`` to write a sample picture to the current folde
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
 from renderers.base import (
     THEME,
@@ -76,6 +79,139 @@ def tile_colors(value: int) -> tuple[str, str]:
     return _TILES.get(value, _SUPER_TILE)
 
 
+#: Tiles are copied from cached images only when the gap between them is at least this many pixels,
+#: so a tile's image (its cell plus a pixel of board around it) never reaches a neighbour.
+_MIN_CACHED_GAP = 2.5
+#: How many cached tiles to keep: every value at every sub-pixel position of two sizes (the window's
+#: board and the model's image), a few tens of MB at most; boards and rings are fewer and larger.
+_TILE_CACHE = 512
+_BOARD_CACHE = 8
+_RING_CACHE = 64
+#: How far the spawned-tile ring reaches beyond its cell, in gaps (its offset plus half its pen).
+_RING_REACH = 0.42 + 0.36 / 2
+_ALPHA = QImage.Format.Format_ARGB32_Premultiplied
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where the board and its cells go in a drawing."""
+
+    area: QRectF
+    rows: int
+    cols: int
+    gap: float
+    tile_w: float
+    tile_h: float
+    radius: float
+
+    @classmethod
+    def of(cls, area: QRectF, rows: int, cols: int) -> _Layout:
+        side = area.width()
+        gap = side * _GAP
+        tile_w = (side - gap * (cols + 1)) / cols
+        tile_h = (side - gap * (rows + 1)) / rows
+        return cls(area, rows, cols, gap, tile_w, tile_h, min(tile_w, tile_h) * _TILE_RADIUS)
+
+    def tile_rect(self, r: int, c: int) -> QRectF:
+        left = self.area.left() + self.gap + c * (self.tile_w + self.gap)
+        top = self.area.top() + self.gap + r * (self.tile_h + self.gap)
+        return QRectF(left, top, self.tile_w, self.tile_h)
+
+
+def _frac(rect: QRectF) -> tuple[float, float]:
+    """The sub-pixel offset of ``rect``'s top-left corner (what a cached image must reproduce)."""
+    return rect.left() - math.floor(rect.left()), rect.top() - math.floor(rect.top())
+
+
+def _blits_exactly(painter: QPainter) -> bool:
+    """Whether an image drawn at whole coordinates lands on whole device pixels, unscaled."""
+    t = painter.deviceTransform()
+    if t.type().value > QTransform.TransformationType.TxTranslate.value:
+        return False
+    return float(t.dx()).is_integer() and float(t.dy()).is_integer()
+
+
+def _new_layer(width: float, height: float, fmt: QImage.Format) -> tuple[QImage, QPainter]:
+    image = QImage(math.ceil(width), math.ceil(height), fmt)
+    image.fill(Qt.GlobalColor.transparent if fmt != QImage.Format.Format_RGB32 else color(BOARD_COLOR))
+    painter = QPainter(image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    return image, painter
+
+
+@functools.lru_cache(maxsize=_BOARD_CACHE)
+def _board_layer(rows: int, cols: int, side: float, fx: float, fy: float) -> QImage:
+    """The board with its empty cells, on a transparent image whose (0, 0) is the board's whole-pixel
+    corner; ``fx``, ``fy`` place the board within that pixel, as in the drawing it is copied into."""
+    image, painter = _new_layer(fx + side, fy + side, _ALPHA)
+    try:
+        layout = _Layout.of(QRectF(fx, fy, side, side), rows, cols)
+        _paint_board(painter, layout)
+    finally:
+        painter.end()
+    return image
+
+
+@functools.lru_cache(maxsize=_TILE_CACHE)
+def _tile_layer(value: int, width: float, height: float, radius: float, fx: float, fy: float) -> QImage:
+    """One tile with its number on the board's colour, with one pixel of board around the cell's
+    whole-pixel bounds (copied opaque, it leaves exactly what drawing the tile on the board leaves)."""
+    image, painter = _new_layer(fx + width + 2, fy + height + 2, QImage.Format.Format_RGB32)
+    try:
+        _paint_tile(painter, value, QRectF(fx + 1, fy + 1, width, height), radius)
+    finally:
+        painter.end()
+    return image
+
+
+def _paint_board(painter: QPainter, layout: _Layout, board: Sequence[Sequence[int]] | None = None) -> None:
+    """The board's rounded rectangle and its empty cells (every cell when ``board`` is ``None``)."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color(BOARD_COLOR))
+    painter.drawRoundedRect(layout.area, layout.radius * 1.2, layout.radius * 1.2)
+    painter.setBrush(color(EMPTY_COLOR))
+    for r in range(layout.rows):
+        for c in range(layout.cols):
+            if board is None or not board[r][c]:
+                painter.drawRoundedRect(layout.tile_rect(r, c), layout.radius, layout.radius)
+
+
+@functools.lru_cache(maxsize=_RING_CACHE)
+def _ring_layer(width: float, height: float, radius: float, gap: float, x: float, y: float) -> QImage:
+    """The spawned-tile ring of a ``width`` x ``height`` cell at (``x``, ``y``), on a transparent image."""
+    margin = math.ceil(gap * _RING_REACH) + 1
+    image, painter = _new_layer(x + width + margin + 1, y + height + margin + 1, _ALPHA)
+    try:
+        _paint_ring(painter, QRectF(x, y, width, height), radius, gap)
+    finally:
+        painter.end()
+    return image
+
+
+def _paint_ring(painter: QPainter, cell: QRectF, radius: float, gap: float) -> None:
+    """A thin ring in the gap around a new tile: visible, but it never covers the number."""
+    ring = cell.adjusted(-gap * 0.42, -gap * 0.42, gap * 0.42, gap * 0.42)
+    painter.setPen(QPen(color(THEME.accent, 230), gap * 0.36))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(ring, radius + gap * 0.42, radius + gap * 0.42)
+
+
+def _paint_tile(painter: QPainter, value: int, cell: QRectF, radius: float) -> None:
+    """A tile of ``value`` (its background and its number) in ``cell``."""
+    background, foreground = tile_colors(value)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color(background))
+    painter.drawRoundedRect(cell, radius, radius)
+    G2048Renderer._draw_value(painter, value, cell, color(foreground))
+
+
+@functools.lru_cache(maxsize=256)
+def _probe_size(text: str) -> tuple[float, float]:
+    """Width and height of ``text``'s ink in the bold font at 100 px (numbers are scaled from it)."""
+    bounds = text_path(text, font(100, bold=True)).boundingRect()
+    return bounds.width(), bounds.height()
+
+
 class G2048Renderer(Renderer):
     """Draws 2048 boards of any size (the game's ``size`` option) with the classic look."""
 
@@ -91,72 +227,80 @@ class G2048Renderer(Renderer):
         highlight: Sequence[str] = (),
         grid_labels: bool = False,
     ) -> None:
-        """Draw the board, its tiles, the spawned-tile marker, direction arrows and labels."""
+        """Draw the board, its tiles, the spawned-tile marker, direction arrows and labels.
+
+        What does not change between states is drawn once and kept (see :func:`_board_layer` and
+        :func:`_tile_layer`): the board with its empty cells per layout, and each tile per value and
+        layout. A frame is then a few image copies, which leave the same pixels as drawing the shapes
+        would. Painters that scale or rotate (a high-dpi widget) get the shapes drawn directly.
+        """
         board: Sequence[Sequence[int]] = state.board
         rows = len(board)
         cols = len(board[0]) if rows else 0
         if rows == 0 or cols == 0:
             return
-        area = board_rect(rect)
-        side = area.width()
-        gap = side * _GAP
-        tile_w = (side - gap * (cols + 1)) / cols
-        tile_h = (side - gap * (rows + 1)) / rows
-        radius = min(tile_w, tile_h) * _TILE_RADIUS
+        layout = _Layout.of(board_rect(rect), rows, cols)
 
         painter.save()
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color(BOARD_COLOR))
-        painter.drawRoundedRect(area, radius * 1.2, radius * 1.2)
-
-        def tile_rect(r: int, c: int) -> QRectF:
-            left = area.left() + gap + c * (tile_w + gap)
-            return QRectF(left, area.top() + gap + r * (tile_h + gap), tile_w, tile_h)
-
-        for r, row in enumerate(board):
-            for c, value in enumerate(row):
-                background, foreground = tile_colors(int(value))
-                cell = tile_rect(r, c)
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(color(background))
-                painter.drawRoundedRect(cell, radius, radius)
-                if value:
-                    self._draw_value(painter, int(value), cell, color(foreground))
+        cached = _blits_exactly(painter) and layout.gap >= _MIN_CACHED_GAP
+        if cached:
+            self._paint_cached(painter, board, layout)
+        else:
+            _paint_board(painter, layout, board)
+            for r, row in enumerate(board):
+                for c, value in enumerate(row):
+                    if value:
+                        _paint_tile(painter, int(value), layout.tile_rect(r, c), layout.radius)
 
         spawned = getattr(state, "spawned", None)
         if spawned is not None:
             r, c = spawned
             if 0 <= r < rows and 0 <= c < cols:
-                # A thin ring in the gap around the new tile: visible, but it never covers the number.
-                ring = tile_rect(r, c).adjusted(-gap * 0.42, -gap * 0.42, gap * 0.42, gap * 0.42)
-                pen = QPen(color(THEME.accent, 230), gap * 0.36)
-                painter.setPen(pen)
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawRoundedRect(ring, radius + gap * 0.42, radius + gap * 0.42)
+                cell = layout.tile_rect(r, c)
+                if cached:
+                    margin = math.ceil(layout.gap * _RING_REACH) + 1
+                    left, top = math.floor(cell.left()) - margin, math.floor(cell.top()) - margin
+                    x, y = cell.left() - left, cell.top() - top
+                    ring = _ring_layer(cell.width(), cell.height(), layout.radius, layout.gap, x, y)
+                    painter.drawImage(left, top, ring)
+                else:
+                    _paint_ring(painter, cell, layout.radius, layout.gap)
 
         for action in dict.fromkeys(highlight):
             direction = _DIRECTIONS.get(str(action).strip().lower())
             if direction is not None:
-                self._draw_arrow(painter, area, direction)
+                self._draw_arrow(painter, layout.area, direction)
 
         if grid_labels:
             draw_grid_labels(
                 painter,
-                area,
-                [tile_rect(r, 0).center().y() for r in range(rows)],
-                [tile_rect(0, c).center().x() for c in range(cols)],
+                layout.area,
+                [layout.tile_rect(r, 0).center().y() for r in range(rows)],
+                [layout.tile_rect(0, c).center().x() for c in range(cols)],
             )
         painter.restore()
 
     @staticmethod
+    def _paint_cached(painter: QPainter, board: Sequence[Sequence[int]], layout: _Layout) -> None:
+        area = layout.area
+        left, top = math.floor(area.left()), math.floor(area.top())
+        painter.drawImage(left, top, _board_layer(layout.rows, layout.cols, area.width(), *_frac(area)))
+        for r, row in enumerate(board):
+            for c, value in enumerate(row):
+                if not value:
+                    continue
+                cell = layout.tile_rect(r, c)
+                tile = _tile_layer(int(value), cell.width(), cell.height(), layout.radius, *_frac(cell))
+                painter.drawImage(math.floor(cell.left()) - 1, math.floor(cell.top()) - 1, tile)
+
+    @staticmethod
     def _draw_value(painter: QPainter, value: int, cell: QRectF, ink: QColor) -> None:
         text = str(value)
-        probe = font(100, bold=True)
-        bounds = text_path(text, probe).boundingRect()
+        width, height = _probe_size(text)
         # Scale the 100 px probe so the number fits both the tile's width and the height cap.
         size = 100 * min(
-            cell.width() * _TEXT_WIDTH / max(bounds.width(), 1e-6),
-            cell.height() * _TEXT_HEIGHT / max(bounds.height(), 1e-6),
+            cell.width() * _TEXT_WIDTH / max(width, 1e-6),
+            cell.height() * _TEXT_HEIGHT / max(height, 1e-6),
         )
         draw_text_centered(painter, text, font(size, bold=True), cell.center(), ink)
 
