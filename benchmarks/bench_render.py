@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import importlib
 import importlib.metadata
 import io
 import os
@@ -98,10 +99,12 @@ def _gymnasium_2048(states: Sequence[Any], frames: int) -> tuple[str, tuple[int,
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")
             import numpy as np
-            from gymnasium_2048.envs import TwentyFortyEightEnv
+
+            # A peer measured when installed by hand, never a dependency of PlayTrace: imported by name.
+            peer = importlib.import_module("gymnasium_2048.envs")
     except ImportError:
         return None
-    env = TwentyFortyEightEnv(render_mode="rgb_array")
+    env = peer.TwentyFortyEightEnv(render_mode="rgb_array")
     env.reset(seed=1)
     # Its board holds exponents (2 ** value), ours the tile values.
     boards = [

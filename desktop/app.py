@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--demo", action="store_true",
                       help="start the simulated-model demo even after you have played your own games")
     parser.add_argument("--open", metavar="SESSION", type=Path, help="open a saved session for replay")
+    parser.add_argument("--presenter", action="store_true",
+                        help="start in presenter mode (large type, board and reasoning only; F5 leaves it)")
     return parser
 
 
@@ -119,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             window.start_demo()
         else:
             window.show_welcome()
+        if args.presenter:
+            window.presenter.enter()
         await closed.wait()
         await window.controller.close()
 

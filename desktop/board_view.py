@@ -10,10 +10,11 @@ hidden information where a person sits, the board draws that person's view, neve
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEasingCurve, QPointF, QRect, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -45,6 +46,10 @@ _NAMED_KEYS: dict[int, str] = {
 
 _MARGIN = 10
 
+
+#: The nudge's length and largest swing.
+_NUDGE_MS = 360
+_NUDGE_PX = 8.0
 
 def shown_state(
     game: Game | type[Game] | None, state: State | None, human_seats: Collection[Seat], live: bool
@@ -108,9 +113,11 @@ class BoardView(QWidget):
 
     Signals:
         sig_action_requested(str): a canonical action the person chose (key or click).
+        sig_action_refused(str): the person clicked an action that is not legal now (the board nudges).
     """
 
     sig_action_requested = Signal(str)
+    sig_action_refused = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -129,6 +136,16 @@ class BoardView(QWidget):
         self._image: QImage | None = None
         self._image_key: tuple[Any, ...] | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        # The nudge: a short horizontal shake when an input changed nothing or was refused.
+        self._shake = 0.0
+        self.nudges = 0
+        self._nudge = QVariantAnimation(self)
+        self._nudge.setDuration(_NUDGE_MS)
+        self._nudge.setStartValue(0.0)
+        self._nudge.setEndValue(1.0)
+        self._nudge.setEasingCurve(QEasingCurve.Type.Linear)
+        self._nudge.valueChanged.connect(self._on_nudge)
+        self._nudge.finished.connect(self._end_nudge)
 
     # -- content --------------------------------------------------------------------------------
 
@@ -216,6 +233,26 @@ class BoardView(QWidget):
         y = avail.y() + (avail.height() - h) // 2
         return QRect(x, y, w, h)
 
+    def nudge(self) -> None:
+        """Shake the board briefly: the input was taken but changed nothing, or was refused."""
+        self.nudges += 1
+        self._nudge.stop()
+        self._nudge.start()
+
+    @property
+    def shaking(self) -> bool:
+        return self._nudge.state() == QVariantAnimation.State.Running
+
+    def _on_nudge(self, value: Any) -> None:
+        t = float(value)
+        # Three damped swings of a few pixels.
+        self._shake = _NUDGE_PX * (1.0 - t) * math.sin(t * 6 * math.pi)
+        self.update()
+
+    def _end_nudge(self) -> None:
+        self._shake = 0.0
+        self.update()
+
     def _caption_height(self) -> int:
         return 24 if self._caption else 0
 
@@ -248,7 +285,7 @@ class BoardView(QWidget):
         rect = self.board_rect()
         image = self._board_image(rect)
         if image is not None:
-            painter.drawImage(rect, image)
+            painter.drawImage(rect.translated(round(self._shake), 0), image)
         elif self._state is not None:
             painter.setPen(QColor(theme.TEXT))
             font = QFont(self._mono)
@@ -324,6 +361,10 @@ class BoardView(QWidget):
         action = self.action_at(event.position())
         if action is not None and action in self._legal:
             self.sig_action_requested.emit(action)
+        elif action is not None:
+            # A cell that cannot be played now (taken, say): say so instead of ignoring the click.
+            self.nudge()
+            self.sig_action_refused.emit(action)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if not self._interactive:

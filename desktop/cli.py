@@ -193,9 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("zip", type=Path, metavar="DEST", help="out.zip, out.gif, out.mp4 or a folder")
     anim = exp.add_argument_group("animations (.gif, .mp4)")
     anim.add_argument("--from", dest="first", type=int, default=None, metavar="N",
-                      help="first step shown (default: the first)")
+                      help="first step shown, numbered as in the app (default: 1)")
     anim.add_argument("--to", dest="last", type=int, default=None, metavar="M",
-                      help="last step shown (default: the final position)")
+                      help="last step shown (default: the last; the final position follows it)")
     anim.add_argument("--seconds-per-step", type=float, default=1.0, metavar="S",
                       help="how long each board is shown (default 1)")
 

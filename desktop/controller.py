@@ -37,12 +37,13 @@ from desktop.session_model import (
     retry_text,
     setup_from_manifest,
 )
+from desktop.status import StatusSnapshot, status_text
 from engine import events as ev
 from engine.core import Game, Seat, State
 from engine.events import Event
 from engine.players import HUMAN, MODEL, HumanPlayer, Player, StepRecord
 from engine.roster import make_player
-from engine.steering import CALL_CANCELLED, SpendMeter, SteeredHuman, Steering, SteeringPacer
+from engine.steering import CALL_CANCELLED, REASKING, SpendMeter, SteeredHuman, Steering, SteeringPacer
 
 __all__ = [
     "BLOB_CACHE",
@@ -61,6 +62,10 @@ __all__ = [
 _NOTICES = {
     CALL_CANCELLED: "Model call cancelled — press Ctrl+Enter to ask again, or take over the seat",
 }
+
+
+#: Notices the status line already derives from the state.
+_STATE_NOTICES = frozenset({CALL_CANCELLED, REASKING})
 
 
 async def _close_clients(players: Sequence[Any]) -> None:
@@ -87,6 +92,7 @@ class SessionController(QObject):
         sig_finished(str): the live game ended with this status.
         sig_spend(dict): the session's model spend so far changed (see :meth:`spend`).
         sig_budget(str, str): a seat passed a budget cap: ``("soft" | "hard" | "", message)``.
+        sig_no_change(): an action was applied that changed nothing (the board nudges).
     """
 
     sig_session_changed = Signal()
@@ -100,6 +106,7 @@ class SessionController(QObject):
     sig_finished = Signal(str)
     sig_spend = Signal(object)
     sig_budget = Signal(str, str)
+    sig_no_change = Signal()
 
     def __init__(self, root: Path | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -464,7 +471,9 @@ class SessionController(QObject):
             self._controls_changed()
 
     def _on_notice(self, generation: int, code: str, text: str) -> None:
-        if generation == self._generation:
+        # A notice that describes the state (asking again, a cancelled call) is said by the status
+        # line, derived from the state; as a timed message it would outlive the state it describes.
+        if generation == self._generation and code not in _STATE_NOTICES:
             self._set_status(_NOTICES.get(code, text))
 
     def _on_event(self, event: Event, generation: int) -> None:
@@ -485,6 +494,8 @@ class SessionController(QObject):
             scores = [float(s) for s in data.get("scores", state.scores)]
             self.doc.add_state(state, scores)
             self.sig_score.emit(state.step, scores)
+            if data.get("changed") is False:
+                self.sig_no_change.emit()
         elif event.type == ev.MODEL_CALL_FINISHED:
             self.sig_spend.emit(self.spend())  # the steering's meter has counted it already
         elif event.type == ev.MODEL_RETRY:
@@ -672,39 +683,44 @@ class SessionController(QObject):
         info["simulated"] = bool(models) and all(p.get("simulated") for p in models)
         return info
 
-    def describe(self) -> str:
-        """A sentence for the status bar about what the live game waits for."""
+    def snapshot(self) -> StatusSnapshot:
+        """What the status line needs to know, frozen now (see :func:`desktop.status.status_text`)."""
         if self.mode == "idle" or self.game is None:
-            return "Start a new game (Ctrl+N) or open a session (Ctrl+O)"
-        if self.mode == "replay":
-            return (
-                f"Replay — step {self.view_step} of {self.head}; [ and ] to scrub, Fork to play on from here"
-            )
-        if self.error:
-            return self.error
-        if self.finished_status:
-            return f"Game over ({self.finished_status}) — {self.result_text()}"
-        if not self.following:
-            return f"Reviewing step {self.view_step} while the game goes on — press End to follow it"
-        pending = self.pending
-        if pending is not None:
-            return (
-                f"{pending['label']} proposes {pending['action']} — Accept, Override (click the board) or "
-                "Re-ask; Step accepts"
-            )
-        if self.busy:
-            return "Model thinking… Esc to cancel"
-        waiting = self.waiting_human()
-        if waiting is not None:
-            seat, human = waiting
-            return f"Waiting for {self.game.seats[seat].name} ({human.label.lower()}) — {self.key_hint()}"
-        if self.pacer is not None and self.pacer.waiting and not self.pacer.running:
-            if self.model_to_act() is not None:
-                return "Paused — Ctrl+Enter asks the model for one decision; Space runs"
-            return "Paused — Step plays one move; Space runs"
-        if self.steering is not None and self.steering.waiting_to_resume:
-            return "Model call cancelled — Ctrl+Enter asks again"
-        return "Playing…"
+            return StatusSnapshot()
+        pending = self.pending if self.mode == "live" else None
+        waiting = self.waiting_human() if self.following else None
+        pacer = self.pacer
+        shown = self.current_state() if self.following else self.state_at(self.view_step)
+        notice = ""
+        if shown is not None:
+            with contextlib.suppress(Exception):  # a game's notice must never break the status line
+                notice = str(shown.notice() or "")
+        return StatusSnapshot(
+            mode=self.mode,
+            view_step=self.view_step,
+            head=self.head,
+            following=self.following,
+            finished=self.finished_status or None,
+            result=self.result_text() if self.finished_status else "",
+            error=self.error,
+            running=self.running,
+            paused=bool(pacer is not None and not pacer.running),
+            held_up=bool(pacer is not None and pacer.waiting),
+            pending_label=str(pending["label"]) if pending else None,
+            pending_action=str(pending["action"]) if pending else None,
+            model_busy=self.busy,
+            model_to_act=self.model_to_act() is not None,
+            waiting_seat=self.game.seats[waiting[0]].name if waiting is not None else None,
+            waiting_label=waiting[1].label if waiting is not None else None,
+            key_hint=self.key_hint(),
+            call_cancelled=bool(self.steering is not None and self.live and self.steering.waiting_to_resume),
+            cut_off=self.mode == "replay" and self.doc.cut_off(),
+            notice=notice,
+        )
+
+    def describe(self) -> str:
+        """The status bar's sentence about the state (derived in one place: :func:`status_text`)."""
+        return status_text(self.snapshot())
 
     def key_hint(self) -> str:
         """How a person plays this game, from its declaration (``Game.controls``)."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from desktop import theme
 
@@ -52,6 +54,62 @@ def _tokens(n: int) -> str:
     return str(n)
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that shrinks below its text, ending in "…", with the full text as tooltip.
+
+    :meth:`is_elided` says whether the text is cut now; the tooltip then always holds all of it.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, min_chars: int = 6) -> None:
+        super().__init__(text, parent)
+        self._min_chars = min_chars
+        self._detail = ""
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self._sync_tip()
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        super().setText(text)
+        self._sync_tip()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        metrics = self.fontMetrics()
+        text = self.text()
+        shown = text if len(text) <= self._min_chars else text[: self._min_chars] + "…"
+        margins = self.contentsMargins()
+        width = metrics.horizontalAdvance(shown) + margins.left() + margins.right() + 2
+        return QSize(min(hint.width(), width), hint.height())
+
+    def is_elided(self) -> bool:
+        rect = self.contentsRect()
+        return self.fontMetrics().horizontalAdvance(self.text()) > rect.width()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._sync_tip()
+
+    def set_detail(self, detail: str) -> None:
+        """A tooltip shown always (after the full text when the text is cut)."""
+        self._detail = detail
+        self._sync_tip()
+
+    def _sync_tip(self) -> None:
+        detail = getattr(self, "_detail", "")
+        parts = [self.text()] if self.is_elided() else []
+        self.setToolTip("\n".join([*parts, detail] if detail else parts))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        if not self.is_elided():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), shown)
+        painter.end()
+
+
 #: Background and text colour of the status pill, per session status.
 _STATUS_COLOURS: dict[str, tuple[str, str]] = {
     "running": ("#e6f4ea", theme.SUCCESS),
@@ -68,24 +126,24 @@ class HeaderStrip(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("HeaderStrip")
-        self.title = QLabel("PlayTrace")
+        self.title = ElidedLabel("PlayTrace", min_chars=10)
         self.title.setObjectName("HeaderTitle")
         self.seats_box = QHBoxLayout()
-        self.seats_box.setSpacing(14)
-        self.seed = QLabel("")
+        self.seats_box.setSpacing(10)
+        self.seed = ElidedLabel("", min_chars=7)
         self.seed.setObjectName("Muted")
         self.status = QLabel("")
         self.status.setObjectName("ModePill")
         self.score = QLabel("")
         self.score.setStyleSheet(f"font-weight: 600; color: {theme.TEXT};")
         # The session's model spend so far (the cost meter), updated with every finished call.
-        self.spend = QLabel("")
+        self.spend = ElidedLabel("", min_chars=8)
         self.spend.setObjectName("SpendMeter")
         self.spend.setStyleSheet(f"color: {theme.TEXT};")
         self.spend.setVisible(False)
         row = QHBoxLayout(self)
         row.setContentsMargins(14, 8, 14, 8)
-        row.setSpacing(16)
+        row.setSpacing(12)
         row.addWidget(self.title)
         row.addLayout(self.seats_box)
         row.addStretch(1)
@@ -129,9 +187,9 @@ class HeaderStrip(QFrame):
         seat = int(player["seat"])
         swatch = QLabel("●")
         swatch.setStyleSheet(f"color: {theme.SEAT_COLOURS[seat % len(theme.SEAT_COLOURS)]};")
-        name = QLabel(f"{theme.seat_title(seat, player.get('seat_name'))}:")
+        name = ElidedLabel(f"{theme.seat_title(seat, player.get('seat_name'))}:", min_chars=12)
         name.setObjectName("Muted")
-        label = QLabel(str(player.get("label", "")))
+        label = ElidedLabel(str(player.get("label", "")))
         badge_kind = str(player.get("badge", "bot"))
         badge = QLabel({"sim": "SIMULATED", "model": "MODEL", "human": "HUMAN"}.get(badge_kind, "BOT"))
         badge.setStyleSheet(theme.badge_style(badge_kind))
@@ -144,7 +202,7 @@ class HeaderStrip(QFrame):
         """Show the cost meter (hidden when no seat is a model)."""
         text, tip = spend_text(spend or {})
         self.spend.setText(text)
-        self.spend.setToolTip(tip)
+        self.spend.set_detail(tip)
         self.spend.setVisible(bool(text))
 
     def set_status(self, status: str, scores: Any = None) -> None:

@@ -42,6 +42,12 @@ APP_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
     ("Timeline", "Home / End", "First step / back to live"),
 )
 
+#: How steps are numbered, said once here and followed by the timeline, the status line and the panel.
+STEP_NUMBERING = (
+    "Step N is the decision made on the N-th board: step 1 is the first move, made on the starting "
+    "board. The last board of a finished game is its final position."
+)
+
 _ARROWS = ("up", "down", "left", "right")
 #: How the neutral key names that are not single characters are written for people.
 _KEY_NAMES = {"space": "Space", "enter": "Enter", "backspace": "Backspace", "tab": "Tab", "escape": "Esc"}
@@ -176,6 +182,11 @@ class ShortcutOverlay(QFrame):
         column.setSpacing(8)
         column.addWidget(self._heading("The app"))
         column.addLayout(grid)
+        self.numbering = QLabel(STEP_NUMBERING)
+        self.numbering.setObjectName("Muted")
+        self.numbering.setWordWrap(True)
+        self.numbering.setMaximumWidth(420)
+        column.addWidget(self.numbering)
         column.addStretch(1)
         return column
 

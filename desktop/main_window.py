@@ -8,6 +8,7 @@ tasks on the qasync loop, and any failure lands in the status bar instead of dis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import html
 from collections.abc import Coroutine
@@ -28,13 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from desktop import theme
+from desktop import presenter, theme
 from desktop.board_view import BoardView, shown_records, shown_state
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
 from desktop.menus import build_actions, install_menus
 from desktop.score_plot import ScorePlot
+from desktop.status import step_number
 from desktop.timeline import Timeline
 from desktop.welcome import WelcomeCard
 from desktop.widgets import Banner, card
@@ -193,6 +195,7 @@ class MainWindow(QMainWindow):
         self._refresh_timer.setInterval(30)
         self._refresh_timer.timeout.connect(self.refresh)
         self.refresh()
+        presenter.install(self)  # zoom, presenter mode (F5), replay playback, caption, GIF/MP4 export
 
     # ------------------------------------------------------------------------------------------
     # construction
@@ -211,12 +214,14 @@ class MainWindow(QMainWindow):
         c.sig_finished.connect(self._on_finished)
         c.sig_spend.connect(self.header.set_spend)
         c.sig_budget.connect(self._on_budget)
+        c.sig_no_change.connect(self._on_no_change)
 
         self.welcome.new_button.clicked.connect(self.new_game)
         self.welcome.open_button.clicked.connect(self.open_browser)
         self.welcome.demo_button.clicked.connect(lambda: self.start_demo())
 
         self.board.sig_action_requested.connect(self._on_board_action)
+        self.board.sig_action_refused.connect(self._on_board_refused)
         # The slider counts from 0; a forked session's steps start at the fork's step.
         self.timeline.sig_scrubbed.connect(lambda position: c.scrub(c.base + position))
         self.timeline.sig_step_requested.connect(c.step)
@@ -279,6 +284,8 @@ class MainWindow(QMainWindow):
         live = c.live
         self.acts.run.setEnabled(live)
         self.acts.step.setEnabled(live)
+        # Ask only a model seat of a live game that can be asked now (never in a replay).
+        self.acts.ask.setEnabled(c.model_to_act() is not None and c.following and not (c.busy or c.pending))
         self.acts.take_over.setEnabled(live and bool(c.model_seats()))
         self.acts.hand_back.setEnabled(live and any(c.taken_over(s) for s in c.model_seats()))
 
@@ -295,11 +302,17 @@ class MainWindow(QMainWindow):
         elif not (c.mode == "live" and c.following):
             highlight.extend(self._chosen_at(c.view_step).values())
         self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight)
-        self.board_caption.setText(self._board_caption())
+        caption = self._board_caption()
+        notice = ""
+        if state is not None:
+            with contextlib.suppress(Exception):  # a game's notice must never break the window
+                notice = str(state.notice() or "")
+        self.board_caption.setText(f"{caption}\n{notice}" if caption and notice else caption or notice)
 
         # Timeline
-        self.timeline.set_range(c.count, c.view_step - c.base)
-        self.timeline.step_label.setText(f"Step {c.view_step} / {c.head}")
+        # Step N is the decision made on the N-th board: the label follows desktop.status's rule.
+        live_head = c.mode == "live" and c.finished_status is None
+        self.timeline.set_range(c.count, c.view_step - c.base, base=c.base, live=live_head)
         self.timeline.set_mode(c.mode if has_session else "idle", following=c.following)
         # A game of people only never waits for the pacer: Step / Run / Pause would do nothing.
         automatic = any(p.kind != HUMAN for p in c.players())
@@ -326,7 +339,13 @@ class MainWindow(QMainWindow):
             )
             if hasattr(self.inspector, "set_taken_over"):
                 self.inspector.set_taken_over(any(c.taken_over(s) for s in c.model_seats()))
-        self.status_label.setText(c.describe())
+        status = c.describe()
+        if status != self.status_label.text():
+            # The state moved on: a timed notice about the old state (not an error) gives way to it.
+            message = self.statusBar().currentMessage()
+            if message and message != self.last_error:
+                self.statusBar().clearMessage()
+            self.status_label.setText(status)
         self.session_label.setText(c.folder.name if c.folder else "")
 
     def _board_caption(self) -> str:
@@ -342,10 +361,11 @@ class MainWindow(QMainWindow):
         if not c.following or c.mode == "replay":
             chosen = self._chosen_at(c.view_step)
             if not chosen:
-                final = " — final position" if c.view_step == c.head else ""
-                return f"Step {c.view_step}{final}"
+                if c.view_step == c.head:
+                    return f"Final position after {c.head} step{'s' if c.head != 1 else ''}"
+                return f"Step {step_number(c.view_step)}"
             moves = ", ".join(f"{c.game.seats[s].name} chose {a}" for s, a in sorted(chosen.items()))
-            return f"Step {c.view_step} — {moves} (highlighted)"
+            return f"Step {step_number(c.view_step)} — {moves} (highlighted)"
         return ""
 
     def _chosen_at(self, step: int) -> dict[int, str]:
@@ -390,12 +410,23 @@ class MainWindow(QMainWindow):
             )
         else:
             self.warning_banner.hide()
-        self.setWindowTitle(f"PlayTrace — {info.get('title', '')}" if info else "PlayTrace")
+        # The application's display name ("PlayTrace") is added by Qt: the title names it only once.
+        self.setWindowTitle(self._title(str(info.get("title") or "")) if info else self._title(""))
         self.statusBar().clearMessage()
         self._on_step_records(c.view_step if not c.following else c.head)
         self.refresh()
         if c.mode == "live":
             self.board.setFocus()
+
+    @staticmethod
+    def _title(what: str) -> str:
+        """The window title: "Tic-tac-toe — PlayTrace", naming the app once whatever Qt adds."""
+        from PySide6.QtWidgets import QApplication
+
+        app_name = QApplication.applicationDisplayName() or ""
+        if app_name == "PlayTrace":
+            return what or "PlayTrace"  # Qt shows "<title> — PlayTrace" (and "PlayTrace" alone once)
+        return f"{what} — PlayTrace" if what else "PlayTrace"
 
     def _people(self) -> list[int]:
         return [seat for seat, player in enumerate(self.controller.players()) if player.kind == HUMAN]
@@ -427,8 +458,19 @@ class MainWindow(QMainWindow):
 
     def _on_board_action(self, action: str) -> None:
         if not self.controller.board_action(action):
-            self.statusBar().showMessage(f"{action} cannot be played now", 3000)
+            self._on_board_refused(action)
         self.schedule_refresh()
+
+    def _on_board_refused(self, action: str) -> None:
+        """A click named an action that is not legal now: the board nudges and the status says so."""
+        if not self.board.shaking:
+            self.board.nudge()
+        self.statusBar().showMessage(f"{action} cannot be played now", 3000)
+
+    def _on_no_change(self) -> None:
+        """An applied action changed nothing (it still counts as a step): nudge the board shown live."""
+        if self.controller.following:
+            self.board.nudge()
 
     def _on_budget(self, cap: str, message: str) -> None:
         """A seat passed a spending cap: always in the status bar; the hard cap also as a banner."""
@@ -510,7 +552,15 @@ class MainWindow(QMainWindow):
         self._demo_kwargs = dict(kwargs)
         self.show_demo_banner()
         self.schedule_refresh()
-        return self.spawn(self.controller.start(demo_setup(**kwargs)), "start the demo")
+        return self.spawn(self._start_demo_game(), "start the demo")
+
+    async def _start_demo_game(self) -> Path:
+        """Start one demo game; its session is marked as the demo's (the session list hides those)."""
+        path = await self.controller.start(demo_setup(**self._demo_kwargs))
+        episode = self.controller.episode
+        if episode is not None and episode.path == path:
+            episode.writer.update_manifest(demo=True)
+        return path
 
     def _end_demo(self) -> None:
         self.demo_active = False
@@ -527,7 +577,7 @@ class MainWindow(QMainWindow):
     def _restart_demo(self) -> None:
         c = self.controller
         if self.demo_active and c.finished_status is not None and c.mode == "live":
-            self.spawn(c.start(demo_setup(**self._demo_kwargs)), "restart the demo")
+            self.spawn(self._start_demo_game(), "restart the demo")
 
     def new_game(self) -> None:
         from desktop.new_game_dialog import NewGameDialog

@@ -21,6 +21,23 @@ from desktop import theme  # noqa: E402
 
 REFRESH_MS = 100
 
+#: How each seat's line is drawn, so equal scores never hide a seat: (pen style, symbol, legend glyph).
+#: Earlier seats are drawn wider underneath, later ones narrower, dashed, on top.
+SEAT_STYLES: tuple[tuple[Qt.PenStyle, str, str], ...] = (
+    (Qt.PenStyle.SolidLine, "o", "━"),
+    (Qt.PenStyle.DashLine, "s", "╍"),
+    (Qt.PenStyle.DotLine, "t", "┅"),
+    (Qt.PenStyle.DashDotLine, "d", "━"),
+)
+
+
+def seat_style(seat: int, seats: int) -> tuple[Qt.PenStyle, str, str, float, int]:
+    """Seat ``seat``'s ``(pen style, symbol, legend glyph, line width, symbol size)`` among ``seats``."""
+    style, symbol, glyph = SEAT_STYLES[seat % len(SEAT_STYLES)]
+    width = 2.0 + 2.0 * (seats - 1 - seat) if seats > 1 else 2.0
+    size = 4 + 3 * (seats - 1 - seat) if seats > 1 else 4
+    return style, symbol, glyph, width, size
+
 
 def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -87,22 +104,27 @@ class ScorePlot(QFrame):
         self._xs = []
         self._ys = [[] for _ in self._labels]
         self._curves = []
-        for seat in range(len(self._labels)):
+        seats = len(self._labels)
+        for seat in range(seats):
             colour = theme.seat_colour(seat)
+            style, symbol, _glyph, width, size = seat_style(seat, seats)
             curve = item.plot(
                 [],
                 [],
-                pen=pg.mkPen(colour, width=2),
-                symbol="o",
-                symbolSize=4,
+                pen=pg.mkPen(colour, width=width, style=style),
+                symbol=symbol,
+                symbolSize=size,
                 symbolBrush=colour,
                 symbolPen=None,
             )
+            curve.setZValue(seat)  # later seats on top, narrower: the one below still shows
             self._curves.append(curve)
         # A compact legend in the title line: a pyqtgraph legend would cover a short plot.
         if len(self._labels) > 1:
+            seats = len(self._labels)
             keys = "&nbsp;&nbsp;".join(
-                f'<span style="color:{theme.seat_colour(i).name()}">━</span>&nbsp;{_html(label)}'
+                f'<span style="color:{theme.seat_colour(i).name()}">{seat_style(i, seats)[2]}</span>'
+                f"&nbsp;{_html(label)}"
                 for i, label in enumerate(self._labels)
             )
             self.title.setText(f"{_html(title)}&nbsp;&nbsp;&nbsp;{keys}")
@@ -151,10 +173,11 @@ class ScorePlot(QFrame):
         if not self._dirty:
             return
         self._dirty = False
-        for curve, ys in zip(self._curves, self._ys, strict=False):
+        seats = len(self._curves)
+        for seat, (curve, ys) in enumerate(zip(self._curves, self._ys, strict=False)):
             curve.setData(self._xs, ys)
             # Markers on every point get noisy on long games.
-            curve.setSymbol("o" if len(self._xs) <= 60 else None)
+            curve.setSymbol(seat_style(seat, seats)[1] if len(self._xs) <= 60 else None)
         self._fit_ranges()
 
     def _fit_ranges(self) -> None:

@@ -265,6 +265,18 @@ class SessionModel:
         """Whether ``step`` has records the model panel shows (more than turn bookkeeping)."""
         return any(r["type"] not in PASSIVE_TYPES for r in self.records.get(step, ()))
 
+    def cut_off(self) -> bool:
+        """Whether the session ended while a model call was in flight (a call started, never answered)."""
+        open_calls = 0
+        for step in sorted(self.records):
+            for record in self.records[step]:
+                kind = record.get("type")
+                if kind == "model_call_started":
+                    open_calls += 1
+                elif kind in ("model_call_finished", "model_call_failed") and open_calls:
+                    open_calls -= 1
+        return open_calls > 0
+
     def latest_active_step(self) -> int:
         """The last step up to the head with something to show (the head if none)."""
         return max([k for k in self.records if k <= self.head and self.has_activity(k)] or [self.head])

@@ -1,5 +1,5 @@
-"""The app's remembered preferences (whether the first-launch demo is done, provider base URLs and
-default models) in an ini file.
+"""The app's remembered preferences (whether the first-launch demo is done, the window's zoom, provider
+base URLs and default models) in an ini file.
 
 The file is ``playtrace.ini`` in PlayTrace's configuration folder: ``PLAYTRACE_HOME/config`` when that
 environment variable is set (tests, portable installs), otherwise the platform's configuration folder.
@@ -21,7 +21,7 @@ from typing import Any
 import platformdirs
 from PySide6.QtCore import QSettings
 
-__all__ = ["DEFAULT_BASE_URLS", "AppSettings", "SecretInSettingsError", "settings_path"]
+__all__ = ["DEFAULT_BASE_URLS", "ZOOM_RANGE", "AppSettings", "SecretInSettingsError", "settings_path"]
 
 #: Base URLs used when the user set none (the SDKs' own defaults, and Ollama for local servers).
 DEFAULT_BASE_URLS: dict[str, str] = {
@@ -29,6 +29,9 @@ DEFAULT_BASE_URLS: dict[str, str] = {
     "anthropic": "https://api.anthropic.com",
     "local": "http://localhost:11434/v1",
 }
+
+#: The smallest and the largest zoom factor of the window.
+ZOOM_RANGE = (0.5, 3.0)
 
 _SETTINGS_FILE = "playtrace.ini"
 # Setting names that would mean a secret is about to be written (whatever the value looks like).
@@ -113,6 +116,23 @@ class AppSettings:
     @demo_done.setter
     def demo_done(self, done: bool) -> None:
         self.set_value("app/demo_done", bool(done))
+
+    # ------------------------------------------------------------------ zoom
+
+    @property
+    def zoom(self) -> float:
+        """The window's zoom factor (1.0 = normal size), clamped to :data:`ZOOM_RANGE`."""
+        try:
+            value = float(self._qs.value("app/zoom", 1.0))
+        except (TypeError, ValueError):
+            return 1.0
+        if value != value:  # NaN from a hand-edited file
+            return 1.0
+        return min(max(value, ZOOM_RANGE[0]), ZOOM_RANGE[1])
+
+    @zoom.setter
+    def zoom(self, factor: float) -> None:
+        self.set_value("app/zoom", round(min(max(float(factor), ZOOM_RANGE[0]), ZOOM_RANGE[1]), 3))
 
     # ------------------------------------------------------------------ providers
 

@@ -7,6 +7,7 @@ asked for; the controller decides what scrubbing, Step, Run and Pause mean.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -14,10 +15,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
+    QStyle,
+    QStyleOptionSlider,
     QWidget,
 )
 
 from desktop import theme
+from desktop.status import position_text
 
 #: Speed choices: label -> seconds between automatic steps.
 SPEEDS: tuple[tuple[str, float], ...] = (
@@ -29,6 +33,28 @@ SPEEDS: tuple[tuple[str, float], ...] = (
     ("Max", 0.0),
 )
 DEFAULT_SPEED = 2
+
+
+class JumpSlider(QSlider):
+    """A slider whose track jumps to the clicked step (not a page of 10 towards it)."""
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            opt = QStyleOptionSlider()
+            self.initStyleOption(opt)
+            handle = self.style().subControlRect(
+                QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderHandle, self
+            )
+            if not handle.contains(event.position().toPoint()):
+                groove = self.style().subControlRect(
+                    QStyle.ComplexControl.CC_Slider, opt, QStyle.SubControl.SC_SliderGroove, self
+                )
+                span = max(1, groove.width() - handle.width())
+                x = round(event.position().x()) - groove.x() - handle.width() // 2
+                lo, hi = self.minimum(), self.maximum()
+                self.setValue(QStyle.sliderValueFromPosition(lo, hi, x, span, opt.upsideDown))
+                # Then let the press grab the handle, so a drag continues from the click.
+        super().mousePressEvent(event)
 
 
 class Timeline(QFrame):
@@ -54,6 +80,8 @@ class Timeline(QFrame):
         super().__init__(parent)
         self.setObjectName("Card")
         self._count = 0
+        self._base = 0
+        self._live = False
         self._updating = False
 
         self.mode_pill = QLabel("Live")
@@ -72,7 +100,7 @@ class Timeline(QFrame):
             btn.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             btn.setMinimumWidth(64)
 
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider = JumpSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setPageStep(10)
         self.slider.setAccessibleName("Timeline")
@@ -83,6 +111,10 @@ class Timeline(QFrame):
 
         self.live_btn = QPushButton("Go live")
         self.live_btn.setToolTip("Follow the game as it is played (End)")
+        # Its space is kept while hidden: showing it must not move the slider under the pointer.
+        policy = self.live_btn.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.live_btn.setSizePolicy(policy)
         self.live_btn.setVisible(False)
 
         self.speed_label = speed_label = QLabel("Speed")
@@ -115,7 +147,13 @@ class Timeline(QFrame):
         self.pause_btn.clicked.connect(self.sig_pause_requested)
         self.live_btn.clicked.connect(self.sig_live_requested)
         self.speed.currentIndexChanged.connect(lambda _i: self.sig_speed_changed.emit(self.delay))
+        # The pill is as wide as its widest text, so switching Live / Reviewing never moves the slider.
+        widths = []
+        for text in ("● Live", "Reviewing", "Replay", "Idle"):
+            self.mode_pill.setText(text)
+            widths.append(self.mode_pill.sizeHint().width())
         self.set_mode("idle")
+        self._pill_width = max(widths)
 
     # -- state from the controller --------------------------------------------------------------
 
@@ -131,10 +169,16 @@ class Timeline(QFrame):
     def count(self) -> int:
         return self._count
 
-    def set_range(self, count: int, position: int) -> None:
-        """Show ``count`` steps with the handle at ``position`` (without emitting ``sig_scrubbed``)."""
+    def set_range(self, count: int, position: int, *, base: int = 0, live: bool = False) -> None:
+        """Show ``count`` steps with the handle at ``position`` (without emitting ``sig_scrubbed``).
+
+        ``base`` is the state index of the slider's first position (a fork's start); ``live`` says the
+        last position is the live head of a game still being played (its decision is being made).
+        """
         self._updating = True
         try:
+            self._base = max(0, int(base))
+            self._live = bool(live)
             self._count = max(0, count)
             self.slider.setRange(0, self._count)
             self.slider.setValue(max(0, min(position, self._count)))
@@ -154,6 +198,7 @@ class Timeline(QFrame):
             text, bg, fg = "Idle", "#eef0f4", theme.MUTED
         self.mode_pill.setText(text)
         self.mode_pill.setStyleSheet(f"QLabel#ModePill {{ background: {bg}; color: {fg}; }}")
+        self.mode_pill.setMinimumWidth(max(64, getattr(self, "_pill_width", 0)))
         self.live_btn.setVisible(mode == "live" and not following)
         transport = mode == "live"
         for widget in (self.step_btn, self.run_btn, self.pause_btn, self.speed, self.speed_label):
@@ -176,7 +221,17 @@ class Timeline(QFrame):
     # -- internals ------------------------------------------------------------------------------
 
     def _update_label(self) -> None:
-        self.step_label.setText(f"Step {self.slider.value()} / {self._count}")
+        # Step N is the decision made on the N-th board (see desktop.status.step_number).
+        head = self._base + self._count
+        self.step_label.setText(position_text(self._base + self.slider.value(), head, live=self._live))
+        # As wide as its widest text for this many steps: the slider never moves as the label changes.
+        metrics = self.step_label.fontMetrics()
+        texts = (
+            position_text(head - 1, head),
+            position_text(head, head),
+            position_text(head, head, live=True),
+        )
+        self.step_label.setMinimumWidth(max(metrics.horizontalAdvance(t) for t in texts) + 8)
 
     def _on_slider(self, value: int) -> None:
         self._update_label()

@@ -123,6 +123,11 @@ class State(abc.ABC):
     def text(self, seat: Seat | None = None) -> str:
         """The text view of this state for ``seat`` (what a text-only model and the UI show)."""
 
+    def notice(self, seat: Seat | None = None) -> str:
+        """A short line a person should see about the state now (a rule about to bite, a counter),
+        or ``""``. Front ends show it beside the board; it never replaces :meth:`text`."""
+        return ""
+
     def text_table(self, seat: Seat | None = None) -> str:
         """A symbolic listing with coordinates (``"Tile 8 at (row 0, col 2)"``), or ``""`` when the
         text view already is one. Perception adds it to a model's text view."""

@@ -146,7 +146,8 @@ def test_fork_from_a_step_starts_a_new_session(window: Any, run: Any) -> None:
     assert c.base == 2
     # The timeline of a fork starts at the fork's step.
     window.refresh()
-    assert window.timeline.step_label.text().startswith("Step 2 /")
+    # Step N is the decision made on the N-th board: a fork at state 2 starts with step 3.
+    assert window.timeline.step_label.text().startswith("Step 3 ")
     if c.head > 2:
         window.timeline.slider.setValue(1)
         assert c.view_step == 3

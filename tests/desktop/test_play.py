@@ -39,7 +39,8 @@ def test_2048_played_with_the_keyboard_is_recorded(window: Any, qtbot: Any, run:
     applied = [e["data"]["actions"]["0"] for e in session.steps]
     assert applied == played
     window.refresh()
-    assert window.timeline.step_label.text() == "Step 12 / 12"
+    # Step N is the decision made on the N-th board: 12 moves played, the 13th is being decided.
+    assert window.timeline.step_label.text() == "Step 13 (now)"
     assert window.plot.point_count == 13
 
 
@@ -162,6 +163,9 @@ def test_scrubbing_the_timeline_shows_each_step(window: Any, qtbot: Any, run: An
     assert c.view_step == 0
     qtbot.keyClick(window, Qt.Key.Key_End)
     assert c.view_step == head
+    window.refresh()
+    assert window.timeline.step_label.text() == f"Final position · {head} steps"
+    c.scrub(head - 1)
     window.refresh()
     assert window.timeline.step_label.text() == f"Step {head} / {head}"
 

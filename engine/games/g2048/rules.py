@@ -285,6 +285,15 @@ class State2048(State):
             lines.append(f"Turns without a board change: {self.stagnant} of {STAGNATION_LIMIT}")
         return "\n".join(lines)
 
+    def notice(self, seat: Seat | None = None) -> str:
+        """The stagnation counter while it runs: a move that changes nothing still counts as a step."""
+        if self.stalled:
+            return f"Game over: no tile moved for {STAGNATION_LIMIT} moves in a row"
+        if self.stagnant and not self.is_over:
+            limit = STAGNATION_LIMIT
+            return f"No tile moved ({self.stagnant} of {limit}): {limit} in a row end the game"
+        return ""
+
     def text_table(self, seat: Seat | None = None) -> str:
         """The perception module's coordinate table: one line per tile, then the empty cells.
 
