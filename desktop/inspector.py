@@ -91,6 +91,8 @@ class InspectorPanel(QWidget):
         self._structure_dirty = False
         self._text_dirty = False
         self._pending: dict[str, Any] | None = None
+        #: Whether the session shown has ended (a replay): a call with no answer will never get one.
+        self._ended = False
         self._image_cache: dict[str, bytes | None] = {}
         self.thumbnails: list[ClickableThumbnail] = []
         self.pills: list[QToolButton] = []
@@ -486,6 +488,7 @@ class InspectorPanel(QWidget):
         """
         before = self._pending
         self._pending = dict(pending) if pending else None
+        ended_before, self._ended = self._ended, replay
         held = self._pending is not None
         self.ask_button.setEnabled(model_to_act and not busy and not held and not replay)
         self.reask_button.setEnabled(not busy and (model_to_act or held))
@@ -500,7 +503,7 @@ class InspectorPanel(QWidget):
         self._sync_override_choices(before)
         self.held_label.setStyleSheet(f"color: {theme.TEXT if held else MUTED_COLOR};")
         self.held_label.setText(fmt.held_html(self._pending, self._players))
-        if before != self._pending:  # the window calls this often; repaint the outcome only on change
+        if before != self._pending or ended_before != self._ended:  # called often: repaint only on change
             self._render_outcome(self.current_sample)
 
     def _sync_override_choices(self, before: Mapping[str, Any] | None) -> None:
@@ -714,7 +717,8 @@ class InspectorPanel(QWidget):
         self.pill_row.setVisible(bool(specs))
 
     def _render_outcome(self, sample: Sample | None) -> None:
-        self.outcome_label.setText(fmt.outcome_html(self._model, sample, self._players, self._pending))
+        html = fmt.outcome_html(self._model, sample, self._players, self._pending, ended=self._ended)
+        self.outcome_label.setText(html)
         color = theme.ACCENT_DARK
         rows = [
             [_item(r.action, bold=r.chosen, color=color if r.chosen else ""),

@@ -311,10 +311,15 @@ def same_decision(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def outcome_html(
-    model: StepModel, sample: Sample | None, players: Players, pending: Mapping[str, Any] | None = None
+    model: StepModel,
+    sample: Sample | None,
+    players: Players,
+    pending: Mapping[str, Any] | None = None,
+    *,
+    ended: bool = False,
 ) -> str:
     """Who acted, what they chose and why, the invalid-answer policy, the reward and the score."""
-    lines = _decision_lines(model, sample, players, pending)
+    lines = _decision_lines(model, sample, players, pending, ended)
     if sample is not None and sample.override:
         o = sample.override
         lines.append(
@@ -347,11 +352,13 @@ def outcome_html(
 
 
 def _decision_lines(
-    model: StepModel, sample: Sample | None, players: Players, pending: Mapping[str, Any] | None
+    model: StepModel, sample: Sample | None, players: Players, pending: Mapping[str, Any] | None, ended: bool
 ) -> list[str]:
     decision = sample.decision if sample else None
     if decision is None:
         if sample is not None and sample.streaming:
+            if ended:  # nothing will arrive any more: the session stopped during the call
+                return [colored("The session ended during this call; no answer was recorded", WARNING_FG)]
             return [colored("Waiting for the model's answer…", ACCENT)]
         if sample is not None and is_held(model, sample, pending):
             action = esc((pending or {}).get("action", ""))

@@ -113,6 +113,9 @@ def test_replay_of_a_cut_off_session_says_so(window: Any, run: Any, tmp_path: An
     window.controller.scrub(window.controller.head)
     text = _status(window)
     assert "cut off" in text and "Waiting for the model" not in text
+    window.refresh()
+    outcome = window.inspector.outcome_label.text()
+    assert "no answer was recorded" in outcome and "Waiting for the model" not in outcome
 
 
 # -- one step numbering ----------------------------------------------------------------------------
