@@ -77,6 +77,10 @@ async def _close_clients(players: Sequence[Any]) -> None:
                 await client.aclose()
 
 
+#: Events after which the view (board, timeline, controls) changes.
+_VIEW_TYPES = frozenset({ev.ACTION_APPLIED, ev.UNDO, ev.TURN_STARTED, ev.PLAYER_CHANGED, ev.SESSION_FINISHED})
+
+
 class SessionController(QObject):
     """Owns the open session (live or replay) and answers the window's requests.
 
@@ -87,6 +91,7 @@ class SessionController(QObject):
         sig_live_record(dict): a record for the step the model panel follows (``append_live``).
         sig_controls_changed(): running / pending / busy / waiting changed.
         sig_score(int, list): scores after this many steps (a new plot point).
+        sig_undone(): a person took back the last step (the plot and the timeline go back one).
         sig_status(str): what is happening, for the status bar.
         sig_error(str): something failed (shown in the status bar and a banner).
         sig_finished(str): the live game ended with this status.
@@ -101,6 +106,7 @@ class SessionController(QObject):
     sig_live_record = Signal(object)
     sig_controls_changed = Signal()
     sig_score = Signal(int, object)
+    sig_undone = Signal()
     sig_status = Signal(str)
     sig_error = Signal(str)
     sig_finished = Signal(str)
@@ -362,6 +368,8 @@ class SessionController(QObject):
                 history=history,
                 forked_from=forked_from,
                 title=setup.title,
+                undo=setup.undo and game.num_seats == 1,
+                demo=setup.demo,
             )
 
         episode = await asyncio.to_thread(create)
@@ -496,6 +504,9 @@ class SessionController(QObject):
             self.sig_score.emit(state.step, scores)
             if data.get("changed") is False:
                 self.sig_no_change.emit()
+        elif event.type == ev.UNDO:
+            self.doc.undo_state()
+            self.sig_undone.emit()
         elif event.type == ev.MODEL_CALL_FINISHED:
             self.sig_spend.emit(self.spend())  # the steering's meter has counted it already
         elif event.type == ev.MODEL_RETRY:
@@ -513,7 +524,7 @@ class SessionController(QObject):
                 self.sig_step_records.emit(step)
             elif step == self._inspector_step:
                 self.sig_live_record.emit(record)
-        if event.type in (ev.ACTION_APPLIED, ev.TURN_STARTED, ev.PLAYER_CHANGED, ev.SESSION_FINISHED):
+        if event.type in _VIEW_TYPES:
             if self.following:
                 self.sig_view_changed.emit()
             self._controls_changed()
@@ -566,6 +577,19 @@ class SessionController(QObject):
     def cancel(self) -> bool:
         """Cancel the in-flight model call (Esc)."""
         return self.steering is not None and self.steering.cancel()
+
+    def can_undo(self) -> bool:
+        """Whether the person to move may take back the last move now."""
+        match = self.episode.match if self.episode is not None and self.mode == "live" else None
+        return match is not None and match.can_undo and self.waiting_human() is not None and self.following
+
+    def undo(self) -> bool:
+        """Take back the last move (a single-player game whose session allows it); recorded as an
+        ``undo`` event. Returns whether it was taken back."""
+        waiting = self.waiting_human()
+        if waiting is None or not self.can_undo():
+            return False
+        return waiting[1].take_back()
 
     def board_action(self, action: str) -> bool:
         """An action chosen on the board: a human's move, or an override of a pending decision."""

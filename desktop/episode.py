@@ -125,8 +125,13 @@ def start_episode(
     history: Sequence[StepRecord] = (),
     forked_from: Mapping[str, Any] | None = None,
     title: str | None = None,
+    undo: bool = False,
+    demo: bool = False,
 ) -> Episode:
-    """Create the game, the players, the match and its session writer (subscribed to the match)."""
+    """Create the game, the players, the match and its session writer (subscribed to the match).
+
+    ``undo`` lets a person take back moves (single-player games); ``demo`` marks the session as the
+    demo's, which the session list hides by default."""
     game = engine.make(game_id, **dict(options or {}))
     seated = list(players) if players is not None else build_players(
         game, specs, seed=seed, model_options=model_options
@@ -142,9 +147,10 @@ def start_episode(
         review=review,
         render=render,
         forked_from=forked_from,
+        undo=undo,
     )
     # A fork's origin reaches the manifest through the match's session_started event.
-    writer = SessionWriter.for_match(root, match, title=title)
+    writer = SessionWriter.for_match(root, match, title=title, demo=demo)
     return Episode(game, match, writer, [p.spec for p in seated])
 
 

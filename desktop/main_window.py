@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         c.sig_step_records.connect(self._on_step_records)
         c.sig_live_record.connect(self._on_live_record)
         c.sig_score.connect(self.plot.append)
+        c.sig_undone.connect(self._replot)
         c.sig_status.connect(lambda text: self.statusBar().showMessage(text, 8000))
         c.sig_error.connect(self._on_error)
         c.sig_finished.connect(self._on_finished)
@@ -270,6 +271,13 @@ class MainWindow(QMainWindow):
         if not self._refresh_timer.isActive():
             self._refresh_timer.start()
 
+    def _replot(self) -> None:
+        """Draw the score plot from the session's scores (after a new session or a step taken back)."""
+        scores = self.controller.scores
+        if scores:
+            seats = len(scores[0][1])
+            self.plot.set_series([s for s, _ in scores], [[v[i] for _, v in scores] for i in range(seats)])
+
     def refresh(self) -> None:
         """Bring board, timeline, header, panel controls and status bar up to date."""
         c = self.controller
@@ -288,6 +296,7 @@ class MainWindow(QMainWindow):
         self.acts.ask.setEnabled(c.model_to_act() is not None and c.following and not (c.busy or c.pending))
         self.acts.take_over.setEnabled(live and bool(c.model_seats()))
         self.acts.hand_back.setEnabled(live and any(c.taken_over(s) for s in c.model_seats()))
+        self.acts.undo.setEnabled(c.can_undo())
 
         # Board: in a live game of hidden information a person sees only their own seat's view.
         state = c.state_at(c.view_step) if has_session else None
@@ -393,10 +402,7 @@ class MainWindow(QMainWindow):
         self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
         if c.pacer is not None and c.mode == "live":
             self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)
-        scores = c.scores
-        if scores:
-            series = [[v[i] for _, v in scores] for i in range(len(labels))]
-            self.plot.set_series([s for s, _ in scores], series)
+        self._replot()
         if hasattr(self.inspector, "set_header"):
             panel_info = dict(info)
             panel_info["game"] = info.get("title") or info.get("game")
@@ -555,12 +561,9 @@ class MainWindow(QMainWindow):
         return self.spawn(self._start_demo_game(), "start the demo")
 
     async def _start_demo_game(self) -> Path:
-        """Start one demo game; its session is marked as the demo's (the session list hides those)."""
-        path = await self.controller.start(demo_setup(**self._demo_kwargs))
-        episode = self.controller.episode
-        if episode is not None and episode.path == path:
-            episode.writer.update_manifest(demo=True)
-        return path
+        """Start one demo game; its session is marked as the demo's from its creation (the session list
+        hides those)."""
+        return await self.controller.start(dataclasses.replace(demo_setup(**self._demo_kwargs), demo=True))
 
     def _end_demo(self) -> None:
         self.demo_active = False

@@ -32,6 +32,7 @@ class WindowActions:
     cancel: QAction
     take_over: QAction
     hand_back: QAction
+    undo: QAction
     prev: QAction
     next: QAction
     first: QAction
@@ -73,6 +74,8 @@ def build_actions(window: MainWindow) -> WindowActions:
         cancel=_action(w, "Cancel model call\tEsc", c.cancel),
         take_over=_action(w, "Take over seat", lambda: c.take_over()),
         hand_back=_action(w, "Hand back seat", lambda: c.hand_back()),
+        undo=_action(w, "Undo move", lambda: c.undo(), "Ctrl+Z",
+                     "Take back your last move (single-player games; the session records it)"),
         prev=_action(w, "Previous step", lambda: c.scrub_by(-1), "["),
         next=_action(w, "Next step", lambda: c.scrub_by(1), "]"),
         first=_action(w, "First step", lambda: c.scrub(c.base)),
@@ -98,7 +101,7 @@ def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
     """Add the menu bar's menus and the main toolbar to ``window``; returns the toolbar."""
     menu = window.menuBar()
     _fill(menu.addMenu("&File"), (acts.new, acts.open, None, acts.fork, acts.export, None, acts.quit))
-    _fill(menu.addMenu("&Play"), (acts.run, acts.step, None, acts.ask, acts.cancel, None,
+    _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
                                   acts.take_over, acts.hand_back))
     _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live))
     _fill(menu.addMenu("&Models"), (acts.add_model,))

@@ -50,7 +50,9 @@ _ATTACHMENT_NAME = re.compile(r"sha256-[0-9a-f]{16,128}(\.[A-Za-z0-9]{1,10})?")
 BLOB_CACHE = 16
 
 #: Event types that do not start a new step in the model panel while following a live game.
-PASSIVE_TYPES = frozenset({ev.TURN_STARTED, ev.SESSION_FINISHED, ev.ACTION_APPLIED, ev.PLAYER_CHANGED})
+PASSIVE_TYPES = frozenset(
+    {ev.TURN_STARTED, ev.SESSION_FINISHED, ev.ACTION_APPLIED, ev.PLAYER_CHANGED, ev.UNDO}
+)
 
 
 @dataclasses.dataclass
@@ -73,6 +75,11 @@ class GameSetup:
     title: str | None = None
     #: Start paused (step by hand) instead of playing automatically.
     paused: bool = False
+    #: A person playing a single-player game may take back moves (recorded as undo events); study
+    #: sessions turn it off so baselines stay comparable.
+    undo: bool = True
+    #: The session is the demo's (hidden from the session list unless asked for).
+    demo: bool = False
     #: Seconds between automatic steps.
     delay: float = 0.5
 
@@ -188,7 +195,7 @@ class SessionModel:
         started = next((e for e in events if e.get("type") == ev.SESSION_STARTED), None)
         model = cls(game, base=int(started.get("step") or 0) if started else 0, folder=Path(loaded.path))
         model.session = loaded
-        steps = [e for e in events if e.get("type") == ev.ACTION_APPLIED]
+        steps = list(loaded.steps)  # the line of play that stands (steps taken back are left out)
         model.states = [None] * (len(steps) + 1)
         model.state_json = [None] * (len(steps) + 1)
         if started is not None and isinstance(started.get("data", {}).get("state"), dict):
@@ -249,6 +256,14 @@ class SessionModel:
         self.states.append(state)
         self.state_json.append(None)
         self.scores.append((state.step, scores))
+
+    def undo_state(self) -> None:
+        """A live step was taken back: the head goes back one state (its records stay)."""
+        if len(self.states) > 1:
+            self.states.pop()
+            self.state_json.pop()
+            if len(self.scores) > 1:
+                self.scores.pop()
 
     # -- records --------------------------------------------------------------------------------
 
@@ -318,7 +333,7 @@ class SessionModel:
         out: list[StepRecord] = []
         if self.session is None:
             return out
-        applied = [e for e in self.session.events if e.get("type") == ev.ACTION_APPLIED]
+        applied = list(self.session.steps)
         for i, e in enumerate(applied):
             k = self.base + i
             if k >= step:

@@ -206,3 +206,41 @@ def test_open_saved_session_from_browser_and_replay(window: Any, qtbot: Any, run
     assert window.plot.marker.isVisible() and window.plot.marker.value() == steps
     records = c.records_for(1)
     assert any(r["type"] == "action_applied" for r in records)
+
+
+def test_a_person_takes_back_a_2048_move_with_ctrl_z_and_the_session_records_it(
+    window: Any, qtbot: Any, run: Any
+) -> None:
+    c = window.controller
+
+    async def scenario() -> None:
+        window.start_game(GameSetup("2048", [SeatSetup("human")], seed=7))
+        await until(lambda: c.waiting_human() is not None and window.board.interactive, what="board ready")
+        assert not c.can_undo() and not window.acts.undo.isEnabled()  # nothing to take back yet
+        for key in (Qt.Key.Key_Left, Qt.Key.Key_Down):
+            before = c.count
+            qtbot.keyClick(window.board, key)
+            await until(lambda before=before: c.count == before + 1, what="move applied")
+        await until(lambda: c.can_undo() and window.board.interactive, what="undo possible")
+        window.refresh()
+        assert window.acts.undo.isEnabled()
+        window.acts.undo.trigger()
+        await until(lambda: c.count == 1 and window.board.interactive, what="the move taken back")
+
+    run(scenario())
+    session = sessions.load_session(c.folder)
+    assert [e["type"] for e in session.events].count("undo") == 1
+    assert session.num_steps == 1 and session.steps[0]["data"]["actions"]["0"] == "left"
+
+
+def test_undo_is_not_offered_in_a_two_player_game(window: Any, run: Any) -> None:
+    c = window.controller
+
+    async def scenario() -> None:
+        window.start_game(GameSetup("tictactoe", [SeatSetup("human"), SeatSetup("minimax")], seed=1, delay=0))
+        await until(lambda: c.waiting_human() is not None and window.board.interactive)
+        c.board_action(c.interactive_legal()[0])
+        await until(lambda: c.count == 2 and c.waiting_human() is not None, what="minimax answered")
+        assert not c.can_undo() and not c.undo()
+
+    run(scenario())
