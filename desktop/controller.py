@@ -671,7 +671,9 @@ class SessionController(QObject):
         if state is None:
             raise RuntimeError(f"no state at step {k}")
         source = self.folder.name
-        setup = dataclasses.replace(self.setup, seats=[dataclasses.replace(s) for s in self.setup.seats])
+        # A fork is the person's own game, even from the demo's.
+        seats = [dataclasses.replace(s) for s in self.setup.seats]
+        setup = dataclasses.replace(self.setup, seats=seats, demo=False)
         setup.paused = True
         origin = {"session": source, "step": k}
         return await self.start(setup, state=state, history=history, forked_from=origin)

@@ -133,9 +133,12 @@ def test_fork_from_a_step_starts_a_new_session(window: Any, run: Any) -> None:
         await until(lambda: c.finished_status is not None, what="game over")
         source = c.folder
         source_state = c.state_at(2)
+        before = (source / "manifest.json").read_bytes()
         c.scrub(2)
         await window.fork()
         await until(lambda: c.live and c.folder != source, what="forked session")
+        # The fork links to its parent and leaves the parent, a finished game, exactly as it was.
+        assert (source / "manifest.json").read_bytes() == before
         return c, source, source_state
 
     c, source, source_state = run(scenario())
@@ -165,10 +168,12 @@ def test_fork_from_a_replayed_session(window: Any, run: Any) -> None:
         source = c.folder
         await window.open_session(source)
         await until(lambda: c.mode == "replay")
+        before = (source / "manifest.json").read_bytes()
         expected = c.state_at(4)
         c.scrub(4)
         await window.fork()
         await until(lambda: c.mode == "live" and c.folder != source, what="fork of the replay")
+        assert (source / "manifest.json").read_bytes() == before  # the parent's status is left alone
         return c, source, expected
 
     c, source, expected = run(scenario())
