@@ -35,11 +35,14 @@ def cmd_games(args: argparse.Namespace) -> int:
             continue
         cls = e.cls
         seats = ", ".join(s.name for s in cls.seats)
-        print(f"{e.id}  {cls.title}  [{', '.join(cls.suites) or e.distribution}]  {_kind_text(cls)}")
+        print(f"{e.id}  {cls.title}  [{', '.join(cls.suites) or e.distribution}]")
+        print(f"    {_kind_text(cls)}")
         print(f"    seats: {seats}; players: human, {', '.join(bots_for(cls))}, sim, models")
         for o in cls.options_schema:
-            print(f"    --option {o.name}=…  {o.describe_type()}, default {o.default}"
-                  + (f": {o.help}" if o.help else ""))
+            # Two short lines rather than one long one: the list reads at 80 columns.
+            print(f"    --option {o.name}=…  {o.describe_type()}, default {o.default}")
+            if o.help:
+                print(f"        {o.help}")
     return EXIT_OK
 
 

@@ -271,8 +271,9 @@ def test_games_lists_ids_seats_and_bots(capsys: pytest.CaptureFixture[str]) -> N
     blocks = {line.split()[0]: line for line in out.split("\n") if line and not line.startswith(" ")}
     assert set(engine.list_games()) <= set(blocks)
     ttt = out[out.index("tictactoe  Tic-tac-toe"):]
-    assert "turn-based" in blocks["tictactoe"] and "seats: X, O" in ttt and "minimax" in ttt
+    assert "turn-based" in ttt.splitlines()[1] and "seats: X, O" in ttt and "minimax" in ttt
     assert "--option size=" in out and "from 2 to 8" in out
+    assert max(len(line) for line in out.splitlines()) <= 80  # reads in an 80-column terminal
 
 
 def test_check_model_never_prints_a_key(
