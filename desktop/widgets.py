@@ -122,11 +122,6 @@ class AutoHeightTextView(QTextEdit):
         elif not self._follow_tail and not extends:
             bar.setValue(0)  # a new text is read from its beginning
 
-    def user_scrolled_up(self) -> bool:
-        """Whether the reader moved away from the bottom (live text then stops following)."""
-        bar = self.verticalScrollBar()
-        return bar.value() < bar.maximum() - 4
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt naming)
         super().resizeEvent(event)
         self._fit_height()

@@ -276,11 +276,6 @@ class Game(abc.ABC):
     def num_seats(self) -> int:
         return len(self.seats)
 
-    @classmethod
-    def realtime(cls) -> bool:
-        """Whether the game runs on a clock (a tick and a default action)."""
-        return cls.tick_s is not None
-
     @abc.abstractmethod
     def initial_state(self, seed: int | None = None) -> State:
         """The start state; the same ``seed`` always gives the same state and the same future."""
