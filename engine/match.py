@@ -310,6 +310,8 @@ class Match:
             decision = await player.act(obs)
         else:
             decision = await self._act_by_deadline(player, obs)
+        if decision.undo:
+            return decision  # not a move: the ``undo`` event (or the note refusing it) records it
         if (
             self.review is not None
             and player.kind != HUMAN
