@@ -530,14 +530,6 @@ class InspectorPanel(QWidget):
         self.take_over_button.blockSignals(False)
         self._sync_take_over_text()
 
-    def select_sample(self, index: int) -> None:
-        """Show the ``index``-th sample (attempt) of the step, as a click on its pill does."""
-        samples = self._model.ordered()
-        if 0 <= index < len(samples):
-            self._selected = samples[index].key
-            self._follow_live = index == len(samples) - 1
-            self._render()
-
     @property
     def current_sample(self) -> Sample | None:
         """The sample shown now."""
