@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from desktop.status import step_number  # the one step-numbering rule (Qt-free)
 from engine import events as ev
 from sessions.steps import Sample, SampleKey, StepModel
 
@@ -200,12 +201,6 @@ def header_simulated(info: Mapping[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------------------------- step and pills
-
-
-def step_number(step: int) -> int:
-    """The step number people see: step N is the decision made on the N-th board, so the decision
-    recorded with event step index ``k`` is step ``k + 1`` (the help and the timeline say the same)."""
-    return step + 1
 
 
 def step_title_html(model: StepModel, sample: Sample | None, players: Players) -> str:
