@@ -52,9 +52,7 @@ def _states(game_id: str, count: int = 60) -> list[Any]:
     state = game.initial_state(seed=1)
     states = [state]
     while len(states) < count and not state.is_over:
-        seats = state.to_act
-        choice = {s: rng.choice(state.legal_actions(s)) for s in seats}
-        state = state.apply(choice if game.simultaneous else choice[seats[0]])
+        state = game.play_random(state, rng)
         states.append(state)
     return states
 

@@ -193,8 +193,7 @@ class _Checker:
                 self.expect_error(state, joint_wrong, f"seat {waiting[0]} acting out of turn", game)
         if state.to_json() != before:
             self.fail(f"step {state.step}: applying actions changed the state they were applied to")
-        choice = {s: rng.choice(legal[s]) for s in seats}
-        return state.apply(choice if game.simultaneous else choice[seats[0]])
+        return game.play_random(state, rng)
 
     @staticmethod
     def joint(
@@ -273,9 +272,7 @@ class _Checker:
             if state.is_over:
                 break
             if record_only:
-                seats = state.to_act
-                choice = {s: rng.choice(state.legal_actions(s)) for s in seats}
-                state = state.apply(choice if game.simultaneous else choice[seats[0]])
+                state = game.play_random(state, rng)
             else:
                 self.state(game, state)
                 state = self.moves(game, state, rng)
@@ -294,9 +291,7 @@ class _Checker:
         while time.perf_counter() - started < 0.2:
             if state.is_over:
                 state = game.initial_state(seed=rng.randrange(2**31))
-            seats = state.to_act
-            choice = {s: rng.choice(state.legal_actions(s)) for s in seats}
-            state = state.apply(choice if game.simultaneous else choice[seats[0]])
+            state = game.play_random(state, rng)
             steps += 1
         return steps / (time.perf_counter() - started)
 

@@ -293,6 +293,16 @@ class Game(abc.ABC):
         rewards = tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
         return Transition(rewards=rewards, changed=before != after)
 
+    def move(self, actions: Mapping[Seat, Action]) -> Action | Mapping[Seat, Action]:
+        """What :meth:`State.apply` takes for the seats' ``actions``: the mapping itself in a
+        simultaneous game, the one action in a turn-based game."""
+        return dict(actions) if self.simultaneous else next(iter(actions.values()))
+
+    def play_random(self, state: State, rng: Any) -> State:
+        """``state`` after every seat to act plays a uniformly random legal action from ``rng``
+        (a :class:`random.Random`): random play for checks, benchmarks and playouts."""
+        return state.apply(self.move({s: rng.choice(state.legal_actions(s)) for s in state.to_act}))
+
     def forfeit_result(self, state: State, forfeited: Sequence[Seat]) -> Seat | None:
         """The winner when ``forfeited`` seats give up in ``state``: the only seat left, or else the
         remaining seat with the strictly highest score; ``None`` when that is a tie or nobody is left."""

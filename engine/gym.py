@@ -155,10 +155,7 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
                 if decision.action is None:
                     raise RuntimeError(f"the {self.opponent} opponent in seat {seat} gave up")
                 joint[seat] = decision.action
-            move: Action | dict[Seat, Action] = (
-                joint if self.game.simultaneous else next(iter(joint.values()))
-            )
-            self.state = self.state.apply(move)
+            self.state = self.state.apply(self.game.move(joint))
             if self.agent_seat in joint:
                 agent_action = None
 

@@ -376,7 +376,7 @@ class Match:
         """Apply a joint action to the current state and record it."""
         before = self.state
         move: Action | Mapping[Seat, Action]
-        move = dict(actions) if self.game.simultaneous else next(iter(actions.values()))
+        move = self.game.move(actions)
         after = before.apply(move)
         transition = self.game.transition(before, after)
         self.history.append(StepRecord(before.step, before, dict(actions), transition.rewards, after))
