@@ -48,6 +48,18 @@ class StepRecord:
         return StepRecord(self.step, before, self.actions, self.rewards, after)
 
 
+def since_move(history: Sequence[StepRecord], seat: Seat) -> list[StepRecord]:
+    """The steps from ``seat``'s own last move to now (empty before its first move).
+
+    Searched from the end: the seat's last move is near it, and copying or scanning the whole history
+    at every decision would make a long episode quadratic.
+    """
+    for i in range(len(history) - 1, -1, -1):
+        if seat in history[i].actions:
+            return [history[j] for j in range(i, len(history))]
+    return []
+
+
 class SeatHistory(Sequence[StepRecord]):
     """The history of a match as one seat saw it, computed lazily: a memory window of ten steps
     reads ten records, however long the match (and a perfect-information game costs nothing)."""

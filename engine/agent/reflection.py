@@ -17,7 +17,7 @@ from engine.agent.memory import Memory, MemoryEntry, format_history
 from engine.agent.perception import state_text
 from engine.agent.prompts import PromptTemplate, RenderedPrompt
 from engine.core import Game
-from engine.players import Observation, StepRecord
+from engine.players import Observation, StepRecord, since_move
 
 #: The length the reflection prompt asks for.
 MAX_WORDS = 100
@@ -33,13 +33,7 @@ class ReflectionPrompt:
 
 def since_last_move(obs: Observation) -> list[StepRecord]:
     """The steps from the player's own last move to now (empty before its first move)."""
-    history = obs.history
-    # Search from the end: the player's last move is near it, and copying or scanning the whole
-    # history at every decision would make a long episode quadratic.
-    for i in range(len(history) - 1, -1, -1):
-        if obs.seat in history[i].actions:
-            return [history[j] for j in range(i, len(history))]
-    return []
+    return since_move(obs.history, obs.seat)
 
 
 def build_prompt(

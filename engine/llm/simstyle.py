@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Action, Game, Seat, State
-from engine.players import Observation, StepRecord
+from engine.players import Observation, StepRecord, since_move
 from engine.questions import Question
 
 __all__ = [
@@ -273,12 +273,8 @@ def slip_kind(slip: str) -> str:
 
 
 def since_own_move(ctx: SimContext) -> list[StepRecord]:
-    """The steps from the seat's own last move to now (searched from the end: no full scan)."""
-    history = ctx.history
-    for i in range(len(history) - 1, -1, -1):
-        if ctx.seat in history[i].actions:
-            return [history[j] for j in range(i, len(history))]
-    return [history[-1]] if history else []
+    """The steps from the seat's own last move to now; the last step when the seat has not moved."""
+    return since_move(ctx.history, ctx.seat) or list(ctx.history[-1:])
 
 
 def fmt_value(value: float) -> str:
