@@ -170,6 +170,13 @@ class State(abc.ABC):
         """
         return [(1.0, self.apply(action))]
 
+    # -- controls for people ---------------------------------------------------------------------
+
+    def panel(self, seat: Seat) -> Any:
+        """The :class:`engine.controls.Panel` of buttons and amounts a person at ``seat`` acts with
+        here (hold'em's bets, a bargaining offer), or ``None`` when the board and the keys suffice."""
+        return None
+
     # -- notes for people and models --------------------------------------------------------------
 
     def annotate(self, action: Action, seat: Seat | None = None) -> str:
@@ -226,10 +233,17 @@ class Game(abc.ABC):
     #: Every action of the game in a fixed order, when there is such a list (2048's four moves);
     #: the Gymnasium adapter's discrete action space. Empty when actions depend on the state.
     actions: ClassVar[tuple[Action, ...]] = ()
+    #: The most legal actions any state can have, for games without a fixed :attr:`actions` list
+    #: (checkers, bargaining): adapters that need a fixed-size action space (PettingZoo) number the
+    #: sorted legal actions up to this bound and mask the rest. ``None`` when :attr:`actions` is set.
+    action_bound: ClassVar[int | None] = None
     #: Neutral key names (``"up"``, ``"w"``, ``"1"``) to actions, for human play.
     keymap: ClassVar[Mapping[str, Action]] = {}
     #: How a person plays, in one line (``"Arrows or W A S D slide the tiles"``).
     controls: ClassVar[str] = ""
+    #: How a match's outcome is scored in tournaments: ``"win"`` (GameBot's s1 = (W − L) / N) or
+    #: ``"value"`` (s2: the mean of :meth:`Game.outcome_value`, hold'em's chips, bargaining's values).
+    outcome: ClassVar[str] = "win"
     #: The most steps an episode can last when the rules bound it (Tic-tac-toe: 9), else ``None``.
     max_episode_steps: ClassVar[int | None] = None
 
@@ -256,6 +270,9 @@ class Game(abc.ABC):
     #: The folder of prompt templates, relative to the game's package (``None``: no folder; the
     #: generic template is used).
     prompts: ClassVar[str | None] = "prompts"
+    #: The prompt variant (a file stem in :attr:`prompts`) played when none is chosen; GameBot's games
+    #: name their curated chain-of-thought prompt ``"cot"`` beside ``"naive"`` and ``"none"``.
+    default_prompt: ClassVar[str] = "default"
 
     # -- installation ---------------------------------------------------------------------------
     #: Importable modules the game needs beyond PlayTrace's own dependencies (``("nes_py",)``).
@@ -292,6 +309,13 @@ class Game(abc.ABC):
         """The per-seat reward of going from ``before`` to ``after`` (default: the change in score)."""
         rewards = tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
         return Transition(rewards=rewards, changed=before != after)
+
+    def outcome_value(self, final: State, seat: Seat) -> float:
+        """What a finished match was worth to ``seat`` for a ``"value"`` outcome: by default its score
+        minus the mean of the other seats' scores (hold'em overrides it with the chips won)."""
+        scores = final.scores
+        others = [s for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat] - (sum(others) / len(others) if others else 0.0))
 
     def move(self, actions: Mapping[Seat, Action]) -> Action | Mapping[Seat, Action]:
         """What :meth:`State.apply` takes for the seats' ``actions``: the mapping itself in a

@@ -57,6 +57,7 @@ from engine.llm.base import (
     Usage,
 )
 from engine.players import MODEL, Decision, Observation
+from engine.questions import asked_keys
 
 FALLBACKS = ("random", "noop", "forfeit")
 #: Error kinds after which asking again cannot help (the key or the request itself is wrong).
@@ -178,6 +179,8 @@ class ModelPlayer:
         self._soft_warned = False
         self._unknown_cost_warned = False
         self._announced = False
+        #: The question keys the last action prompt asked (only those are verified).
+        self._asked: set[int] | None = None
         #: Provider calls that failed in a row, across decisions (reset by any successful call).
         self.failed_calls = 0
 
@@ -261,6 +264,7 @@ class ModelPlayer:
             self._announced = True
         blobs = {"image": Blob(percept.image)} if percept.image is not None else {}
         obs.record(ev.PROMPT_BUILT, data, blobs=blobs)
+        self._asked = asked_keys(f"{rendered.system}\n{rendered.user}")
 
         attempts = 0
         timeouts = 0
@@ -539,7 +543,7 @@ class ModelPlayer:
     def _verify(self, obs: Observation, result: ParseResult | None) -> None:
         if result is None:
             return
-        for check in verify(self.game, obs.state, obs.seat, result.tags):
+        for check in verify(self.game, obs.state, obs.seat, result.tags, self._asked, result.action):
             obs.record(ev.VERIFICATION, check.to_data())
 
     # -- outcomes -----------------------------------------------------------------------------

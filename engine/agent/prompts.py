@@ -180,7 +180,8 @@ def variants(game: Game | type[Game]) -> list[str]:
 def load_template(game: Game | type[Game], variant: str = "default") -> PromptTemplate:
     """The action prompt template of ``game`` in ``variant``.
 
-    A game's templates live in its package (``Game.prompts``). A game without its own templates gets
+    A game's templates live in its package (``Game.prompts``); ``"default"`` means the variant the
+    game names in ``Game.default_prompt`` (GameBot's games: ``"cot"``). A game without its own templates gets
     the generic one (``assets/prompts/_common/generic.md``) for the ``"default"`` variant, so every
     game can be played by a model from day one. Sessions record a template as
     ``prompts/<game id>/<variant>.md`` with its sha256.
@@ -190,6 +191,8 @@ def load_template(game: Game | type[Game], variant: str = "default") -> PromptTe
     """
     if not re.fullmatch(r"[A-Za-z0-9_\-]+", variant):
         raise TemplateError(f"bad prompt variant {variant!r} for {game.id!r}")
+    if variant == "default":
+        variant = getattr(game, "default_prompt", "default") or "default"
     folder = prompt_folder(game)
     if folder is not None and (folder / f"{variant}.md").is_file():
         return _load(folder / f"{variant}.md", f"prompts/{game.id}/{variant}.md", variant)

@@ -40,6 +40,7 @@ from typing import Any
 from engine.core import Game
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
 from engine.llm.simstyle import REPEAT_RATE, SimBehaviour, SimContext
+from engine.questions import asked_keys
 
 LABEL = "Simulated model (offline)"
 
@@ -220,7 +221,10 @@ class SimClient:
             action, slip = style.slip(ctx, analysis, self._rng)
         if slip:
             self._last_slip = (ctx.state, ctx.seat, action, slip.split(" ", 1)[0])
+        style.about_move(ctx, action, self._rng, self.rates["wrong_ir_rate"], answers)
         broken = self._rng.random() < self.rates["format_error_rate"]
+        # It writes the answers its prompt asks for: a "naive" or "none" prompt variant asks none.
+        style.asked = asked_keys(prompt)
         reasoning = style.reasoning(ctx, analysis, action, slip, answers)
         content = style.answer(ctx, analysis, action, slip, broken, answers, self._rng)
         return reasoning, content

@@ -79,6 +79,8 @@ class SimBehaviour:
         self.game = game
         self._bots: dict[str, Any] = {}
         self._questions: Sequence[Question] | None = None
+        #: The question keys the current prompt asks (``None``: all); :meth:`tags` writes only those.
+        self.asked: set[int] | None = None
 
     # -- judgement --------------------------------------------------------------------------------
 
@@ -144,18 +146,62 @@ class SimBehaviour:
             self._questions = tuple(self.game.load(self.game.questions)) if self.game.questions else ()
         return self._questions
 
-    def intermediate(self, ctx: SimContext, rng: random.Random, wrong_rate: float) -> dict[int, list[str]]:
+    def intermediate(self, ctx: SimContext, rng: random.Random, wrong_rate: float) -> dict[int, Any]:
         """The answer to every intermediate question: the oracle's truth, or at ``wrong_rate`` a
-        plausible wrong answer."""
-        answers: dict[int, list[str]] = {}
+        plausible wrong answer (the question's own ``wrong``, else the kind's generic mistake).
+        A question that does not apply to the position is answered with its truth all the same."""
+        answers: dict[int, Any] = {}
         candidates = list(ctx.state.legal_actions(ctx.seat))
         for q in self.questions():
+            if q.about_action:
+                continue  # answered once the move is chosen (see :meth:`about_move`)
             try:
-                truth = list(q.truth(ctx.state, ctx.seat))
+                truth = q.truth(ctx.state, ctx.seat)
             except Exception:
-                truth = []
-            answers[q.key] = self.perturb(truth, candidates, rng, wrong_rate)
+                truth = [] if q.kind == "set" else None
+            if truth is None:
+                continue
+            if q.kind == "set":
+                truth = list(truth)
+            if rng.random() >= wrong_rate:
+                answers[q.key] = truth
+            elif q.wrong is not None:
+                answers[q.key] = q.wrong(truth, ctx.state, ctx.seat, rng)
+            else:
+                answers[q.key] = self.mistake(q, truth, candidates, rng)
         return answers
+
+    def about_move(
+        self, ctx: SimContext, action: Action, rng: random.Random, wrong_rate: float, answers: dict[int, Any]
+    ) -> None:
+        """Add the answers to the questions about the chosen ``action`` to ``answers``."""
+        for q in self.questions():
+            if not q.about_action:
+                continue
+            try:
+                if q.applies is not None and not q.applies(ctx.state, ctx.seat, action):
+                    continue
+                truth = q.truth(ctx.state, ctx.seat, action)
+            except Exception:
+                continue
+            if rng.random() >= wrong_rate:
+                answers[q.key] = truth
+            elif q.wrong is not None:
+                answers[q.key] = q.wrong(truth, ctx.state, ctx.seat, rng)
+            else:
+                answers[q.key] = self.mistake(q, truth, [], rng)
+
+    def mistake(self, q: Question, truth: Any, candidates: Sequence[str], rng: random.Random) -> Any:
+        """A generic wrong answer of ``q``'s kind: a set with one item missed or one added, the other
+        truth value, a number off by a few units; a ``value`` question's truth stands (the generic
+        behaviour cannot invent a wrong word)."""
+        if q.kind == "set":
+            return self.perturb(list(truth), candidates, rng, 1.0)
+        if q.kind == "bool":
+            return not truth
+        if q.kind == "number":
+            return float(truth) + rng.choice([-3, -2, -1, 1, 2, 3]) * max(1.0, q.tolerance * 10)
+        return truth
 
     @staticmethod
     def perturb(
@@ -171,12 +217,13 @@ class SimBehaviour:
             return sorted([*truth, rng.choice(others)])  # saw something that is not there
         return list(truth)
 
-    def tags(self, answers: Mapping[int, list[str]]) -> list[str]:
+    def tags(self, answers: Mapping[int, Any]) -> list[str]:
         """``[Intermediate Thinking Results k: ...]`` lines, in the question's own answer format."""
         by_key = {q.key: q for q in self.questions()}
         return [
-            f"[Intermediate Thinking Results {k}: {by_key[k].write(v) if k in by_key else ', '.join(v)}]"
+            f"[Intermediate Thinking Results {k}: {by_key[k].written(v) if k in by_key else v}]"
             for k, v in sorted(answers.items())
+            if self.asked is None or k in self.asked
         ]
 
     # -- words ----------------------------------------------------------------------------------------

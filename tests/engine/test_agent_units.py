@@ -227,10 +227,14 @@ def test_sim_is_a_labelled_reproducible_llm_client() -> None:
 
 def test_sim_answers_tictactoe_in_the_gamebot_format() -> None:
     state = ttt("XX_OO____")
-    content, _ = sim_call(SimClient("perfect", seed=1, latency=0), state, TTT, prompt="Chosen Move: (r,c)")
+    asks = "[Intermediate Thinking Results 1: ...] [Intermediate Thinking Results 2: ...]\nChosen Move: (r,c)"
+    content, _ = sim_call(SimClient("perfect", seed=1, latency=0), state, TTT, prompt=asks)
     r = parse_answer(TTT, state, 0, content)
     assert r.action == "(0,2)"  # the perfect simulated model takes the win
     assert [c.correct for c in verify(TTT, state, 0, r.tags)] == [True, True]
+    # A prompt that asks no intermediate question (a "naive" variant) gets no tags.
+    plain, _ = sim_call(SimClient("perfect", seed=1, latency=0), state, TTT, prompt="Chosen Move: (r,c)")
+    assert "Intermediate Thinking Results" not in plain
 
 
 def test_sim_streams_with_delays_when_latency_is_set() -> None:
