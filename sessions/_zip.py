@@ -84,6 +84,10 @@ def session_members(zf: zipfile.ZipFile, source: Path) -> tuple[str, list[tuple[
             name = rel[len(schema.ATTACHMENTS_DIR) + 1 :]
             if schema.ATTACHMENT_NAME_RE.match(name):
                 members.append((info, rel))
+        elif rel.startswith(schema.ANNOTATIONS_DIR + "/"):
+            name = rel[len(schema.ANNOTATIONS_DIR) + 1 :]
+            if schema.ANNOTATION_NAME_RE.match(name):
+                members.append((info, rel))
         # Anything else (desktop litter such as __MACOSX/ or .DS_Store) is left in the archive.
     return prefix.rstrip("/"), members
 

@@ -23,7 +23,8 @@ _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$")
 
 
 def export_zip(session_path: Path | str, dest: Path | str) -> Path:
-    """Zip a session as ``<id>/manifest.json``, ``<id>/events.jsonl`` and ``<id>/attachments/...``.
+    """Zip a session as ``<id>/manifest.json``, ``<id>/events.jsonl``, ``<id>/attachments/...`` and
+    its annotations, ``<id>/annotations/<annotator>.jsonl``.
 
     Args:
         session_path: Anything :func:`sessions.load_session` accepts.
@@ -62,6 +63,11 @@ def export_zip(session_path: Path | str, dest: Path | str) -> Path:
     if att_dir.is_dir() and not att_dir.is_symlink():
         files += sorted(
             p for p in att_dir.iterdir() if schema.ATTACHMENT_NAME_RE.match(p.name) and _files.is_regular(p)
+        )
+    notes_dir = session.path / schema.ANNOTATIONS_DIR
+    if notes_dir.is_dir() and not notes_dir.is_symlink():
+        files += sorted(
+            p for p in notes_dir.iterdir() if schema.ANNOTATION_NAME_RE.match(p.name) and _files.is_regular(p)
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".export.", suffix=".zip", dir=target.parent)

@@ -37,6 +37,10 @@ FORMAT: Final = "playtrace-session"
 MANIFEST_FILE: Final = "manifest.json"
 EVENTS_FILE: Final = "events.jsonl"
 ATTACHMENTS_DIR: Final = "attachments"
+#: Annotations (labels, disputed verdicts, notes), one append-only file per annotator; never events.
+ANNOTATIONS_DIR: Final = "annotations"
+#: File name of one annotator's annotations: ``<annotator>.jsonl``.
+ANNOTATION_NAME_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\.jsonl$")
 ATTACHMENT_SCHEME: Final = "attachment://"
 #: File name of an attachment: ``sha256-<64 hex>`` plus an optional short extension.
 ATTACHMENT_NAME_RE: Final = re.compile(r"^sha256-[0-9a-f]{64}(\.[A-Za-z0-9]{1,10})?$")

@@ -1,0 +1,122 @@
+"""Annotations: what people say about a session's steps, kept apart from what happened.
+
+A person may dispute a verifier's verdict (with a comment), tag a step with labels or write a note.
+None of it changes the session's events: each annotator's annotations are one append-only JSON-lines
+file, ``annotations/<annotator>.jsonl`` in the session folder, carried with the session by
+:func:`sessions.export_zip` and :func:`sessions.import_zip`. A later line about the same target
+supersedes an earlier one (a dispute withdrawn is a line with ``"withdrawn": true``), so nothing is
+ever rewritten.
+
+Line format: ``{"v": 1, "ts": <unix time>, "annotator": str, "kind": "dispute" | "label" | "note",
+"step": int, "seat": int | null, "key": int | null, ...}``; a dispute adds ``question``, ``verdict``
+(the verifier's label) and ``comment``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from sessions import schema
+from sessions.errors import SessionError
+
+__all__ = ["DISPUTE", "KINDS", "LABEL", "NOTE", "add", "annotator_id", "current", "load"]
+
+DISPUTE = "dispute"
+LABEL = "label"
+NOTE = "note"
+KINDS = (DISPUTE, LABEL, NOTE)
+#: The longest comment or note kept (a paragraph, not a document).
+MAX_TEXT = 4000
+
+
+def annotator_id(name: str) -> str:
+    """``name`` as a file-safe annotator id (``"Ana María"`` → ``"Ana-Mar-a"``).
+
+    Raises:
+        SessionError: nothing usable is left of the name.
+    """
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name.strip()).strip("-.")[:64]
+    if not cleaned or not re.match(r"^[A-Za-z0-9]", cleaned):
+        raise SessionError(f"{name!r} cannot name an annotator: use letters, digits, '.', '_' or '-'.")
+    return cleaned
+
+
+def _file(session_dir: Path, annotator: str) -> Path:
+    return Path(session_dir) / schema.ANNOTATIONS_DIR / f"{annotator_id(annotator)}.jsonl"
+
+
+def add(session_dir: Path | str, annotator: str, kind: str, step: int, **fields: Any) -> dict[str, Any]:
+    """Append one annotation by ``annotator`` about ``step`` and return the line written.
+
+    The line is flushed and synced before this returns: an annotation confirmed to the person is on
+    disk. ``fields`` holds ``seat``, ``key``, ``question``, ``verdict``, ``comment``, ``labels``,
+    ``withdrawn`` as the kind needs them.
+
+    Raises:
+        SessionError: an unknown kind, a folder that is not a session, or the file cannot be written.
+    """
+    if kind not in KINDS:
+        raise SessionError(f"unknown annotation kind {kind!r}; expected one of {', '.join(KINDS)}")
+    folder = Path(session_dir)
+    if not (folder / schema.MANIFEST_FILE).is_file() and not (folder / schema.EVENTS_FILE).is_file():
+        raise SessionError(f"{folder} is not a PlayTrace session folder")
+    line: dict[str, Any] = {"v": 1, "ts": round(time.time(), 3), "annotator": annotator_id(annotator),
+                            "kind": kind, "step": int(step)}
+    for name, value in fields.items():
+        if isinstance(value, str):
+            value = value[:MAX_TEXT]
+        line[name] = value
+    path = _file(folder, annotator)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise SessionError(f"cannot write the annotation to {path}: {exc.strerror or exc}") from None
+    return line
+
+
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    for raw in text.splitlines():
+        try:
+            item = json.loads(raw)
+        except ValueError:
+            continue  # a line cut by a crash: the ones before it stand
+        if isinstance(item, dict) and item.get("kind") in KINDS and isinstance(item.get("step"), int):
+            yield item
+
+
+def load(session_dir: Path | str) -> list[dict[str, Any]]:
+    """Every annotation of the session, all annotators, in the order written (by time)."""
+    folder = Path(session_dir) / schema.ANNOTATIONS_DIR
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    items: list[dict[str, Any]] = []
+    for path in sorted(folder.iterdir()):
+        if schema.ANNOTATION_NAME_RE.match(path.name) and path.is_file() and not path.is_symlink():
+            items.extend(_lines(path))
+    items.sort(key=lambda item: float(item.get("ts") or 0))
+    return items
+
+
+def current(items: list[Mapping[str, Any]], kind: str = DISPUTE) -> dict[tuple[Any, ...], Mapping[str, Any]]:
+    """The standing annotations of ``kind``: the latest line per (annotator, step, seat, key), without
+    the withdrawn ones."""
+    latest: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    for item in items:
+        if item.get("kind") == kind:
+            latest[(item.get("annotator"), item.get("step"), item.get("seat"), item.get("key"))] = item
+    return {k: v for k, v in latest.items() if not v.get("withdrawn")}
