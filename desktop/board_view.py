@@ -42,9 +42,17 @@ _NAMED_KEYS: dict[int, str] = {
     Qt.Key.Key_Return: "enter",
     Qt.Key.Key_Enter: "enter",
     Qt.Key.Key_Backspace: "backspace",
+    Qt.Key.Key_Escape: "escape",
 }
 
 _MARGIN = 10
+
+#: Colours of the marks for a selected intermediate answer: the truth, the model's items, both.
+MARK_TRUTH = "#16a34a"
+MARK_MODEL = "#dc2626"
+MARK_BOTH = "#2563eb"
+#: The separator of a move made of several cells (``"(5,0)->(4,1)"``, a checkers jump path).
+PATH_SEP = "->"
 
 
 #: The nudge's length and largest swing.
@@ -132,6 +140,10 @@ class BoardView(QWidget):
         self._legal: tuple[str, ...] = ()
         self._highlight: tuple[str, ...] = ()
         self._hover: str | None = None
+        # A move being built click by click (checkers: the piece, then each landing square).
+        self._path: str | None = None
+        # Cells marked for a selected intermediate answer: the model's items and the truth's.
+        self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._caption = ""
         self._image: QImage | None = None
         self._image_key: tuple[Any, ...] | None = None
@@ -179,7 +191,9 @@ class BoardView(QWidget):
         self._legal = tuple(legal) if interactive else ()
         self._highlight = tuple(highlight)
         self._caption = caption
-        if self._hover not in self._legal:
+        if self._path is not None and not self._continuations(self._path):
+            self._path = None
+        if self._hover not in self._legal and self._hover != self._path:
             self._hover = None
         self.setCursor(Qt.CursorShape.PointingHandCursor if interactive else Qt.CursorShape.ArrowCursor)
         self._invalidate()
@@ -187,6 +201,28 @@ class BoardView(QWidget):
     @property
     def state(self) -> State | None:
         return self._state
+
+    def set_marks(self, answer: Sequence[str], truth: Sequence[str]) -> None:
+        """Mark the cells of an intermediate answer: the model's ``answer`` items and the ``truth``
+        (drawn where the renderer places them, :meth:`renderers.base.Renderer.cell_rect`)."""
+        marks = (tuple(answer), tuple(truth))
+        if marks != self._marks:
+            self._marks = marks
+            self.update()
+
+    @property
+    def marks(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return self._marks
+
+    @property
+    def path(self) -> str | None:
+        """The part of a several-click move chosen so far, or ``None``."""
+        return self._path
+
+    def _continuations(self, prefix: str) -> list[str]:
+        """The legal actions that extend ``prefix`` by more cells."""
+        start = prefix + PATH_SEP
+        return [a for a in self._legal if a.startswith(start)]
 
     @property
     def renderer(self) -> Any:
@@ -266,7 +302,14 @@ class BoardView(QWidget):
         if self._state is None or self._renderer is None:
             return None
         dpr = self.devicePixelRatioF()
-        highlight = tuple(dict.fromkeys((*self._highlight, *((self._hover,) if self._hover else ()))))
+        chosen: tuple[str, ...] = ()
+        if self._path is not None:
+            # The cells picked so far and every cell the move can go on to.
+            cut = len(self._path) + len(PATH_SEP)
+            nxt = {a[cut:].split(PATH_SEP)[0] for a in self._continuations(self._path)}
+            chosen = (*self._path.split(PATH_SEP), *sorted(nxt))
+        hover = (self._hover,) if self._hover else ()
+        highlight = tuple(dict.fromkeys((*self._highlight, *chosen, *hover)))
         key = (id(self._state), rect.width(), rect.height(), dpr, highlight)
         if key != self._image_key or self._image is None:
             w, h = max(1, round(rect.width() * dpr)), max(1, round(rect.height() * dpr))
@@ -286,6 +329,7 @@ class BoardView(QWidget):
         image = self._board_image(rect)
         if image is not None:
             painter.drawImage(rect.translated(round(self._shake), 0), image)
+            self._paint_marks(painter, rect)
         elif self._state is not None:
             painter.setPen(QColor(theme.TEXT))
             font = QFont(self._mono)
@@ -307,6 +351,32 @@ class BoardView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(self.rect()).adjusted(2, 2, -2, -2), 8, 8)
         painter.end()
+
+    def _paint_marks(self, painter: QPainter, rect: QRect) -> None:
+        answer, truth = self._marks
+        if not (answer or truth) or self._renderer is None:
+            return
+        cell_rect = getattr(self._renderer, "cell_rect", None)
+        if cell_rect is None:
+            return
+        for item in dict.fromkeys((*truth, *answer)):
+            try:
+                where = cell_rect(self._state, rect.width(), rect.height(), item)
+            except Exception:  # a renderer bug must not take the window down: no mark
+                where = None
+            if where is None:
+                continue
+            both, only_truth = item in answer and item in truth, item in truth
+            name = MARK_BOTH if both else MARK_TRUTH if only_truth else MARK_MODEL
+            box = QRectF(where).translated(rect.x() + self._shake, rect.y()).adjusted(2, 2, -2, -2)
+            fill = QColor(name)
+            fill.setAlpha(60)
+            pen = QPen(QColor(name), 3.0)
+            if not both and not only_truth:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(box, 4, 4)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         self._invalidate()
@@ -338,6 +408,12 @@ class BoardView(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)
+        if name == "escape" and self._path is not None:
+            # Escape drops a move being built click by click.
+            event.accept()
+            self._path = None
+            self._invalidate()
+            return
         action = None
         if self._game is not None and name is not None and not event.modifiers() & (
             Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
@@ -359,9 +435,24 @@ class BoardView(QWidget):
         if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
             return
         action = self.action_at(event.position())
+        if action is not None and self._path is not None and action != self._path.split(PATH_SEP)[-1]:
+            extended = f"{self._path}{PATH_SEP}{action}"
+            if extended in self._legal or self._continuations(extended):
+                action = extended
+        elif action is not None and self._path is not None:
+            # The last cell again: the selection is dropped.
+            self._path = None
+            self._invalidate()
+            return
         if action is not None and action in self._legal:
+            self._path = None
             self.sig_action_requested.emit(action)
+        elif action is not None and self._continuations(action):
+            # The first cells of a longer move: keep them and show where it can go on.
+            self._path = action
+            self._invalidate()
         elif action is not None:
+            self._path = None
             # A cell that cannot be played now (taken, say): say so instead of ignoring the click.
             self.nudge()
             self.sig_action_refused.emit(action)
@@ -370,7 +461,10 @@ class BoardView(QWidget):
         if not self._interactive:
             return
         action = self.action_at(event.position())
-        hover = action if action in self._legal else None
+        if action is not None and self._path is not None:
+            extended = f"{self._path}{PATH_SEP}{action}"
+            action = extended if extended in self._legal or self._continuations(extended) else action
+        hover = action if action in self._legal or (action and self._continuations(action)) else None
         if hover != self._hover:
             self._hover = hover
             self.update()

@@ -257,6 +257,20 @@ class SessionController(QObject):
             return []
         return steering.legal_for_person()
 
+    def person_panel(self) -> Any:
+        """The buttons and amounts (:meth:`engine.core.State.panel`) of the person to act now, or
+        ``None`` (no person to act, or the board and keys suffice)."""
+        steering = self._steering_live()
+        if steering is None or not self.following or steering.finished:
+            return None
+        seat = steering.human_to_act()
+        if seat is None:
+            return None
+        try:
+            return steering.match.state.panel(seat)
+        except Exception:  # a game's panel must never break the window: the board still works
+            return None
+
     def header_info(self) -> dict[str, Any]:
         """What the session header and the model panel header show."""
         if self.game is None:

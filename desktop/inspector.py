@@ -31,10 +31,9 @@ from PySide6.QtWidgets import (
 
 from desktop import inspector_format as fmt
 from desktop import theme
+from desktop.checks_view import ChecksView
 from desktop.widgets import (
-    BAD_COLOR,
     MUTED_COLOR,
-    OK_COLOR,
     AutoHeightTable,
     ClickableThumbnail,
     CollapsibleSection,
@@ -85,6 +84,8 @@ class InspectorPanel(QWidget):
         self.setMinimumWidth(380)
         self._players: dict[int, dict[str, Any]] = {}
         self._model = StepModel(None)
+        #: Standing disputes by (step, seat), then question key (set by the window from the annotations).
+        self.disputes: dict[tuple[int | None, int | None], dict[int, Mapping[str, Any]]] = {}
         self._resolve: Resolver = lambda ref: None
         self._selected: SampleKey | None = None
         self._follow_live = True
@@ -252,10 +253,9 @@ class InspectorPanel(QWidget):
         self.parse_label.setObjectName("ParseChain")
 
         self.sec_verify = self._section("Intermediate answers")
-        self.verify_table = AutoHeightTable(["Question", "Model", "Truth", ""], max_rows=32)
-        self.verify_table.setObjectName("VerificationTable")
-        self.sec_verify.add(self.verify_table)
-        self.verify_empty = self._muted_label(self.sec_verify, "No intermediate questions for this game yet")
+        self.checks = ChecksView()
+        self.verify_table = self.checks.table
+        self.sec_verify.add(self.checks)
 
         self.sec_reflection = self._section("Reflection")
         self.reflection_view = self._text_view(
@@ -773,13 +773,8 @@ class InspectorPanel(QWidget):
             self.reasoning_view.setPlaceholderText(fmt.reasoning_placeholder(sample))
 
     def _render_checks(self, sample: Sample) -> None:
-        rows = []
-        for row in fmt.check_rows(sample):
-            color = MUTED_COLOR if row.correct is None else (OK_COLOR if row.correct else BAD_COLOR)
-            center = Qt.AlignmentFlag.AlignCenter
-            mark = _item(row.mark, align=center, bold=True, color=color, tip=row.tooltip)
-            rows.append([_item(row.question, tip=row.tooltip), _item(row.answer), _item(row.truth), mark])
-        self._fill(self.verify_table, rows, self.verify_empty)
+        disputed = self.disputes.get((self._model.step, sample.seat), {})
+        self.checks.set_checks(fmt.check_rows(sample), disputed)
         self.sec_verify.set_summary(fmt.checks_summary(sample))
 
     def _render_reflection_memory(self, sample: Sample) -> None:

@@ -38,7 +38,8 @@ KIND_BADGES = {
 Players = Mapping[int, Mapping[str, Any]]
 
 #: Short names for long verification labels (the mark column stays narrow).
-_LABEL_SHORT = {"format_error": "format", "oracle_error": "oracle"}
+_LABEL_SHORT = {"format_error": "format", "oracle_error": "oracle", "not_applicable": "n/a",
+                "correct": "", "incorrect": ""}
 
 
 # --------------------------------------------------------------------------------------------- basics
@@ -593,6 +594,12 @@ class CheckRow:
     mark: str
     correct: bool | None
     tooltip: str
+    #: The question's number, the verifier's label, and the items of a set answer and of its truth
+    #: (what the board marks when the row is selected).
+    key: int = 0
+    label: str = ""
+    answer_items: tuple[str, ...] = ()
+    truth_items: tuple[str, ...] = ()
 
 
 def detail_text(detail: Any) -> str:
@@ -624,11 +631,20 @@ def check_rows(sample: Sample) -> list[CheckRow]:
         correct = None if verdict is None else bool(verdict)
         detail = v.get("detail")
         label = str(detail.get("label") or "") if isinstance(detail, Mapping) else ""
-        label = _LABEL_SHORT.get(label, label)
-        mark = "–" if correct is None else ("✓" if correct else "✗") + (f" {label}" if label else "")
+        short = _LABEL_SHORT.get(label, label)
+        mark = ("–" if correct is None else "✓" if correct else "✗") + (f" {short}" if short else "")
+        answer, truth = v.get("answer"), v.get("truth")
+        items = (
+            tuple(str(x) for x in answer) if isinstance(answer, list) else (),
+            tuple(str(x) for x in truth) if isinstance(truth, list) else (),
+        )
+        try:
+            key = int(v.get("key") or 0)
+        except (TypeError, ValueError):
+            key = 0
         rows.append(
-            CheckRow(str(v.get("question", "")), plain(v.get("answer")), plain(v.get("truth")), mark, correct,
-                     detail_text(detail))
+            CheckRow(str(v.get("question", "")), plain(answer), plain(truth), mark, correct,
+                     detail_text(detail), key, label, *items)
         )
     return rows
 
@@ -637,9 +653,12 @@ def checks_summary(sample: Sample) -> str:
     """"2/2 correct", green when all are right."""
     if not sample.verifications:
         return ""
-    good = sum(1 for v in sample.verifications if v.get("correct"))
-    color = OK_COLOR if good == len(sample.verifications) else BAD_COLOR
-    return colored(f"{good}/{len(sample.verifications)} correct", color)
+    judged = [v for v in sample.verifications if v.get("correct") is not None]
+    if not judged:
+        return colored("not applicable here", MUTED_COLOR)
+    good = sum(1 for v in judged if v.get("correct"))
+    color = OK_COLOR if good == len(judged) else BAD_COLOR
+    return colored(f"{good}/{len(judged)} correct", color)
 
 
 @dataclasses.dataclass(frozen=True)

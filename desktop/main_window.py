@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
 
 import engine
 from desktop import presenter, theme
+from desktop.action_panel import ActionPanel
 from desktop.board_view import BoardView, shown_records, shown_state
+from desktop.checks_view import disputes_by_target, session_tallies
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
@@ -41,6 +43,7 @@ from desktop.timeline import Timeline
 from desktop.welcome import WelcomeCard
 from desktop.widgets import Banner, card
 from engine.players import HUMAN
+from sessions import SessionError, annotations
 
 __all__ = ["MainWindow", "demo_setup", "spend_text"]
 
@@ -127,6 +130,9 @@ class MainWindow(QMainWindow):
         board_layout.setContentsMargins(0, 0, 0, 0)
         board_layout.setSpacing(4)
         board_layout.addWidget(self.board, 1)
+        self._checks_step = 0  # the step whose verified answers the model panel shows
+        self.action_panel = ActionPanel()
+        board_layout.addWidget(self.action_panel)
         board_layout.addWidget(self.board_caption)
         # With nothing open the game area shows a welcome card instead of an empty board.
         self.welcome = WelcomeCard(demo_tip=_demo_tip())
@@ -222,6 +228,10 @@ class MainWindow(QMainWindow):
         self.welcome.demo_button.clicked.connect(lambda: self.start_demo())
 
         self.board.sig_action_requested.connect(self._on_board_action)
+        self.action_panel.sig_action_requested.connect(self._on_board_action)
+        if hasattr(self.inspector, "checks"):
+            self.inspector.checks.sig_marks.connect(self.board.set_marks)
+            self.inspector.checks.sig_dispute_requested.connect(self._on_dispute)
         self.board.sig_action_refused.connect(self._on_board_refused)
         # The slider counts from 0; a forked session's steps start at the fork's step.
         self.timeline.sig_scrubbed.connect(lambda position: c.scrub(c.base + position))
@@ -311,6 +321,7 @@ class MainWindow(QMainWindow):
         elif not (c.mode == "live" and c.following):
             highlight.extend(self._chosen_at(c.view_step).values())
         self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight)
+        self.action_panel.set_panel(c.person_panel(), enabled=bool(legal))
         caption = self._board_caption()
         notice = ""
         if state is not None:
@@ -442,8 +453,52 @@ class MainWindow(QMainWindow):
             c = self.controller
             everything = c.records_for(step)
             records = shown_records(c.game, everything, self._people(), c.live)
+            self._prepare_checks(step, records)
             self.inspector.show_step(step, records, c.resolve)
             self._notice_hidden(records != everything, reset=True)
+
+    def _prepare_checks(self, step: int, records: list[Any]) -> None:
+        """Give the model panel the disputes stored beside the session and the running scores of the
+        seat whose answers this step shows."""
+        checks = getattr(self.inspector, "checks", None)
+        if checks is None:
+            return
+        c = self.controller
+        self.board.set_marks((), ())
+        self._checks_step = step
+        folder = c.folder
+        checks.set_can_dispute(folder is not None)
+        self.inspector.disputes = disputes_by_target(annotations.load(folder)) if folder is not None else {}
+        seats = [r.get("seat") for r in records if r.get("type") == "verification"]
+        if not seats:
+            checks.set_session([])
+            return
+        seat = seats[0]
+        every = shown_records(c.game, c.all_records(), self._people(), c.live)
+        names = c.game.seats if c.game is not None else ()
+        who = names[seat].name if isinstance(seat, int) and seat < len(names) else ""
+        checks.set_session(session_tallies(c.game, every, step, seat), who)
+
+    def _on_dispute(self, dispute: dict[str, Any]) -> None:
+        """Store a disputed verdict (or its withdrawal) beside the session, then show it."""
+        c = self.controller
+        sample = getattr(self.inspector, "current_sample", None)
+        if c.folder is None or sample is None:
+            return
+        names = ("key", "question", "verdict", "comment")
+        fields = {k: dispute[k] for k in names if dispute.get(k) is not None}
+        if dispute.get("withdrawn"):
+            fields["withdrawn"] = True
+        try:
+            annotations.add(c.folder, dispute.get("annotator") or "annotator", annotations.DISPUTE,
+                            self._checks_step, seat=sample.seat, **fields)
+        except SessionError as exc:
+            self.statusBar().showMessage(f"The dispute was not saved: {exc}", 8000)
+            return
+        self.statusBar().showMessage(
+            "Dispute withdrawn" if dispute.get("withdrawn") else "Dispute saved beside the session", 4000
+        )
+        self._on_step_records(self._checks_step)
 
     def _on_live_record(self, record: dict[str, Any]) -> None:
         if hasattr(self.inspector, "append_live"):

@@ -141,6 +141,15 @@ class TicTacToeRenderer(Renderer):
         row = min(2, int((y - area.top()) // cell))
         return f"({row},{col})"
 
+    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+        """Where the cell ``"(r,c)"`` is drawn (the inverse of :meth:`hit_test`)."""
+        parsed = parse_cell(item)
+        if parsed is None:
+            return None
+        area = board_rect(QRectF(0, 0, width, height))
+        cell = area.width() / 3
+        return QRectF(area.left() + parsed[1] * cell, area.top() + parsed[0] * cell, cell, cell)
+
     @staticmethod
     def _shade(painter: QPainter, cell: QRectF, size: float, fill: QColor, pen: QPen | None) -> None:
         inset = size * _SHADE_INSET

@@ -23,6 +23,7 @@ from desktop import inspector as insp
 from desktop.controller import SessionController
 from desktop.episode import png_renderer
 from desktop.inspector import InspectorPanel
+from desktop.widgets import BAD_COLOR
 from engine import events as ev
 from tests.desktop.conftest import sim_setup, until
 from tests.sessions.test_steps import Recording, has_mixed_checks, of_type, record_sim_match
@@ -127,7 +128,7 @@ def test_a_recorded_model_step_is_shown_as_recorded(
     assert table.rowCount() == len(checks)
     marks = [table.cell_text(r, 3)[0] for r in range(len(checks))]
     assert marks == ["✓" if c["correct"] else "✗" for c in checks]
-    assert panel.verify_empty.isVisible() == (not checks)
+    assert panel.checks.empty.isVisible() == (not checks)
 
     entries = data[ev.MEMORY][0]["entries"]
     assert panel.memory_table.rowCount() == len(entries)
@@ -199,7 +200,7 @@ def test_reasks_of_unusable_answers_and_the_fallback(panel: InspectorPanel, care
     chain = panel.parse_label.text()
     for failure in of_type(records, ev.ACTION_UNPARSABLE):
         assert f"Attempt {failure['data']['attempt']} — unparsable" in chain
-    assert insp.BAD_COLOR in chain
+    assert BAD_COLOR in chain
     decision = of_type(records, ev.DECISION)[0]["data"]
     outcome = panel.outcome_label.text()
     assert "Invalid-answer policy: random" in outcome and decision["action"] in outcome
@@ -215,8 +216,8 @@ def test_a_failed_call_is_shown_in_the_banner_and_the_usage(panel: InspectorPane
     assert f"server (HTTP {failure['status']})" in banner and failure["error"] in banner
     failed = len(of_type(records, ev.MODEL_CALL_FAILED))
     assert f"{failed} failed" in panel.sec_usage.summary.text()
-    assert panel.verify_empty.isVisible() and panel.verify_table.rowCount() == 0  # 2048 asks no questions
-    assert panel.verify_empty.text() == "No intermediate questions for this game yet"
+    assert panel.checks.empty.isVisible() and panel.verify_table.rowCount() == 0  # 2048 asks no questions
+    assert panel.checks.empty.text() == "No intermediate questions for this game yet"
 
 
 def test_a_bot_step_shows_its_rationale_and_values(panel: InspectorPanel, tictactoe: Recording) -> None:
