@@ -127,6 +127,8 @@ class SessionController(QObject):
         self.setup: GameSetup | None = None
         #: The steering of the live match (kept after it ends: a fork starts from its history).
         self.steering: Steering | None = None
+        #: People's time per tick of a real-time game, as a multiple of the game's tick (Play menu).
+        self.tick_scale = 1.0
         self.task: asyncio.Task[Any] | None = None
         self.status_text = ""
         self.finished_status: str | None = None
@@ -394,6 +396,7 @@ class SessionController(QObject):
         steering = Steering(
             episode.match, running=not setup.paused, delay=setup.delay, takeover_label="You (took over)"
         )
+        steering.set_tick_scale(self.tick_scale)
         steering.on_changed.append(lambda: self._steering_changed(generation))
         steering.on_notice.append(lambda code, text: self._on_notice(generation, code, text))
         self.steering = steering
@@ -630,6 +633,14 @@ class SessionController(QObject):
         self.sig_session_changed.emit()
         self._controls_changed()
         return True
+
+    def set_tick_scale(self, scale: float) -> float:
+        """Give people more (``scale`` > 1) or less time per tick of a real-time game; kept for the
+        next games. Returns the scale applied."""
+        self.tick_scale = max(0.125, min(8.0, float(scale)))
+        if self.steering is not None:
+            self.steering.set_tick_scale(self.tick_scale)
+        return self.tick_scale
 
     def set_speed(self, delay: float) -> None:
         if self.steering is not None:

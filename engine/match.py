@@ -128,6 +128,13 @@ class Match:
         self.deadline_s = deadline_s
         #: Whether a person may take back moves (single-player games only; off in study sessions).
         self.allow_undo = undo
+        #: How many game ticks a person gets per tick of a real-time game (2.0: half speed); the app's
+        #: tick-speed control sets it, and it applies from the next observation on.
+        self.tick_scale = 1.0
+        # The clock of real-time deadlines: held while the user pauses, so nobody times out then.
+        self._clock_free = asyncio.Event()
+        self._clock_free.set()
+        self._clock_held = asyncio.Event()
         self._forfeited: list[Seat] = []
         self._started = False
         self._listeners: list[EventSink] = []
@@ -203,8 +210,22 @@ class Match:
         if self.game.default_action is None:
             return None
         if self.players[seat].kind == HUMAN:
-            return self.game.tick_s
+            return self.game.tick_s * self.tick_scale if self.game.tick_s is not None else None
         return self.deadline_s
+
+    def hold_clock(self) -> None:
+        """Stop the real-time clock: a seat waiting for its deadline keeps the time it has left."""
+        self._clock_free.clear()
+        self._clock_held.set()
+
+    def release_clock(self) -> None:
+        """Start the real-time clock again after :meth:`hold_clock`."""
+        self._clock_held.clear()
+        self._clock_free.set()
+
+    @property
+    def clock_held(self) -> bool:
+        return not self._clock_free.is_set()
 
     def observation(self, seat: Seat, *, call: int | None = None) -> Observation:
         """What ``seat`` gets when it must act: its own view of the state and of the history."""
@@ -331,9 +352,21 @@ class Match:
     async def _act_by_deadline(self, player: Player, obs: Observation) -> Decision:
         """``player.act(obs)``, or the game's default action once ``obs.deadline_s`` has passed."""
         task = asyncio.ensure_future(player.act(obs))
-        done, _ = await asyncio.wait({task}, timeout=obs.deadline_s)
-        if done:
-            return task.result()
+        loop = asyncio.get_running_loop()
+        remaining = float(obs.deadline_s or 0.0)
+        while True:
+            if not self._clock_free.is_set():
+                # Paused: the deadline waits too; the player may still answer meanwhile.
+                await _first(task, self._clock_free.wait())
+                if task.done():
+                    return task.result()
+            started = loop.time()
+            await _first(task, self._clock_held.wait(), timeout=remaining)
+            if task.done():
+                return task.result()
+            remaining -= loop.time() - started
+            if remaining <= 1e-3:
+                break
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
@@ -413,3 +446,13 @@ class Match:
             data["forfeited"] = list(forfeited)
         self._emit(ev.SESSION_FINISHED, data)
         return self.result
+
+
+async def _first(task: asyncio.Future[Any], other: Any, timeout: float | None = None) -> None:
+    """Wait until ``task`` or the coroutine ``other`` finishes, or ``timeout`` passes; ``other`` is
+    cancelled afterwards (``task`` is left running)."""
+    waiter = asyncio.ensure_future(other)
+    try:
+        await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()

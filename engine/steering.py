@@ -208,6 +208,8 @@ class Steering:
         #: The running totals of this match's model calls.
         self.spend = SpendMeter()
         self.pacer = SteeringPacer(self._changed, running=running, delay=max(0.0, float(delay)))
+        if not running:
+            match.hold_clock()  # a game that starts paused starts with its real-time clock held
         self._models: dict[Seat, SteerablePlayer] = {}
         self._takeovers: dict[Seat, TakeoverHuman] = {}
         self._pending: HeldDecision | None = None
@@ -363,15 +365,17 @@ class Steering:
         if self.finished:
             return
         self.pacer.run()
+        self.match.release_clock()
         self._resolve_review(_ACCEPT)
         self._resume.set()
         self._changed()
 
     def pause(self) -> None:
-        """Stop before the next automatic step."""
+        """Stop before the next automatic step (and hold a real-time game's clock)."""
         if self.finished:
             return
         self.pacer.pause()
+        self.match.hold_clock()
         self._changed()
 
     def step(self) -> None:
@@ -380,11 +384,16 @@ class Steering:
             return
         if self.running:
             self.pacer.pause()
+        self.match.release_clock()  # a real-time game's clock runs again: a step is wanted
         if self._resolve_review(_ACCEPT) or self._resume_waiting():
             return
         if self.pacer.waiting:
             self.pacer.step_once()
         self._changed()
+
+    def set_tick_scale(self, scale: float) -> None:
+        """How many ticks a person gets per game tick in a real-time game (2.0: half speed)."""
+        self.match.tick_scale = max(0.125, min(8.0, float(scale)))
 
     def set_speed(self, delay: float) -> None:
         """Seconds between automatic steps."""

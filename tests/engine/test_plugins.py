@@ -250,6 +250,44 @@ def test_a_silent_human_plays_the_default_action_at_each_tick(toys: None) -> Non
     )
 
 
+def test_a_held_clock_waits_for_the_person_and_a_slower_tick_gives_more_time(toys: None) -> None:
+    cls = engine.declaration("dodge")
+
+    class FastDodge(cls):  # type: ignore[misc,valid-type]
+        tick_s = 0.01
+
+    game = FastDodge(length=5)
+
+    class Paused(HumanPlayer):
+        """The app pauses as the person is asked; they answer ten ticks later, then play resumes."""
+
+        async def act(self, observation: Observation) -> Decision:
+            match.hold_clock()
+            assert match.clock_held
+
+            def answer() -> None:
+                self.submit("left")
+                match.release_clock()
+
+            asyncio.get_running_loop().call_later(0.1, answer)
+            return await super().act(observation)
+
+    match = Match(game, [Paused()], seed=2)
+    events: list[Event] = []
+    match.subscribe(events.append)
+    run(match)
+    decisions = [e.data for e in events if e.type == ev.DECISION]
+    assert decisions and all(d["source"] == "human" and d["action"] == "left" for d in decisions)
+
+    slow = Match(game, [HumanPlayer()], seed=2)
+    slow.tick_scale = 3.0
+    events.clear()
+    slow.subscribe(events.append)
+    run(slow)
+    timed_out = [e.data for e in events if e.type == ev.DECISION]
+    assert timed_out and all(d["deadline_s"] == pytest.approx(0.03) for d in timed_out)
+
+
 def test_a_human_who_answers_in_time_plays_their_move(toys: None) -> None:
     game = engine.make("dodge", length=5)
 
