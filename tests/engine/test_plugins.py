@@ -86,14 +86,14 @@ def test_the_toys_leave_with_their_distribution() -> None:
     with installed():
         assert "triple" in engine.list_games()
     assert "triple" not in engine.list_games()
-    with pytest.raises(engine.UnknownGameError, match="known games: 2048, tictactoe"):
+    with pytest.raises(engine.UnknownGameError, match=r"known games: 2048, .*tictactoe"):
         engine.make("triple")
 
 
 # -- conformance ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id", ["2048", "tictactoe", *TOY_GAMES])
+@pytest.mark.parametrize("game_id", [*sorted(e.id for e in engine.entries()), *TOY_GAMES])
 def test_every_game_passes_the_conformance_check(toys: None, game_id: str) -> None:
     report = engine.check_game(game_id)
     assert report.game_id == game_id and report.states > 0 and report.steps_per_second > 200
