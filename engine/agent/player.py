@@ -70,6 +70,10 @@ _SIM_OPTIONS = ("latency", "format_error_rate", "illegal_rate", "wrong_ir_rate",
 _PROVIDER_TITLES = {"openai": "OpenAI", "anthropic": "Anthropic", "local": "local server", "sim": "simulated"}
 
 
+#: The most legal moves a re-ask names.
+_REASK_LISTED = 40
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class HarnessConfig:
     """Every harness toggle; recorded in the session manifest under ``"harness"``.
@@ -511,9 +515,15 @@ class ModelPlayer:
 
     def _reask_text(self, obs: Observation, result: ParseResult) -> str:
         kind = "is not a legal move" if result.kind == ILLEGAL else "could not be read as a move"
+        legal = list(obs.legal_actions)
+        # A long list (a bargaining pool has over a hundred divisions) is in the prompt already.
+        more = len(legal) - _REASK_LISTED
+        listed = ", ".join(legal[:_REASK_LISTED])
+        if more > 0:
+            listed += f", and {more} more (see the list above)"
         return (
             f"Your answer {kind}: {result.error}\n"
-            f"Legal moves now: {', '.join(obs.legal_actions)}.\n"
+            f"Legal moves now: {listed}.\n"
             "Answer again, following the output format exactly."
         )
 
