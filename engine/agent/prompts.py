@@ -191,12 +191,13 @@ def load_template(game: Game | type[Game], variant: str = "default") -> PromptTe
     """
     if not re.fullmatch(r"[A-Za-z0-9_\-]+", variant):
         raise TemplateError(f"bad prompt variant {variant!r} for {game.id!r}")
-    if variant == "default":
+    asked_default = variant == "default"
+    if asked_default:
         variant = getattr(game, "default_prompt", "default") or "default"
     folder = prompt_folder(game)
     if folder is not None and (folder / f"{variant}.md").is_file():
         return _load(folder / f"{variant}.md", f"prompts/{game.id}/{variant}.md", variant)
-    if variant == "default":
+    if asked_default:
         label = f"prompts/{COMMON}/generic.md"
         return _load(_asset("prompts", COMMON, "generic.md"), label, "default")
     raise TemplateError(

@@ -52,7 +52,11 @@ def test_template_syntax_fills_placeholders_and_drops_empty_sections() -> None:
 def test_bundled_templates_load_and_record_their_hash() -> None:
     g2048, ttt = engine.declaration("2048"), engine.declaration("tictactoe")
     assert prompts.variants(g2048)[:1] == ["default"] and "compact" in prompts.variants(g2048)
-    for game, variant in ((g2048, "default"), (g2048, "compact"), (ttt, "default")):
+    # Tic-tac-toe's default variant is GameBot's curated chain-of-thought prompt, "cot".
+    assert ttt.default_prompt == "cot" and prompts.variants(ttt) == ["default", "cot", "naive", "none"]
+    assert prompts.load_template(ttt).path == "prompts/tictactoe/cot.md"
+    bundled = ((g2048, "default"), (g2048, "compact"), (ttt, "cot"), (ttt, "naive"), (ttt, "none"))
+    for game, variant in bundled:
         tpl = prompts.load_template(game, variant)
         folder = prompts.prompt_folder(game)
         assert folder is not None and folder.parent.name == game.__module__.split(".")[-2]
@@ -67,6 +71,7 @@ def test_bundled_templates_load_and_record_their_hash() -> None:
 
     class NoPrompts(type(engine.make("tictactoe"))):  # type: ignore[misc]
         prompts = None
+        default_prompt = "default"
 
     assert prompts.load_template(NoPrompts).path == "prompts/_common/generic.md"
     with pytest.raises(prompts.TemplateError, match="default"):

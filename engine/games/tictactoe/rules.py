@@ -217,6 +217,7 @@ class TicTacToe(Game):
     sim_behaviour: ClassVar[str | None] = ".sim:TicTacToeSim"
     questions: ClassVar[str | None] = ".questions:QUESTIONS"
     extractor: ClassVar[str | None] = ".answers:extract_move"
+    default_prompt: ClassVar[str] = "cot"
 
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
         return TicTacToeState()

@@ -1,0 +1,133 @@
+"""GameBot suite speed: legal-move generation plus apply per second for every GameBot game, the per-move
+time of each built-in bot, and random play through the PettingZoo adapter against PettingZoo's own
+``connect_four_v3`` and ``tictactoe_v3`` (run in a separate virtualenv so PlayTrace's environment is
+left alone; without network access that part says so and is skipped).
+
+Run with ``.venv/bin/python benchmarks/bench_gamebot.py [--scratch /tmp/ptz-peer]`` from the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import pathlib
+import random
+import statistics
+import subprocess
+import sys
+import time
+import venv
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from benchmarks.bench_engine import decision_times, random_steps_per_second, sample_states  # noqa: E402
+from engine.roster import make_player  # noqa: E402
+
+#: Seconds of random play timed per environment.
+BUDGET = 1.0
+
+#: What the peer virtualenv runs: random masked play through PettingZoo's own environments.
+PEER = """
+import json, sys, time, random
+from pettingzoo.classic import connect_four_v3, tictactoe_v3
+out = {}
+for name, mod in (("connect4", connect_four_v3), ("tictactoe", tictactoe_v3)):
+    env = mod.env(); rng = random.Random(0); steps = 0; env.reset(seed=0)
+    started = time.perf_counter()
+    while time.perf_counter() - started < %(budget)s:
+        for agent in env.agent_iter():
+            obs, r, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None); continue
+            legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+            env.step(rng.choice(legal)); steps += 1
+        env.reset()
+    out[name] = steps / (time.perf_counter() - started)
+print(json.dumps(out))
+"""
+
+
+def adapter_steps_per_second(game_id: str, budget: float = BUDGET) -> float:
+    """Random masked play through :mod:`engine.pettingzoo`, in agent steps per second."""
+    from engine import pettingzoo as ptz
+
+    env = ptz.env(game_id)
+    rng = random.Random(0)
+    steps = 0
+    env.reset(seed=0)
+    started = time.perf_counter()
+    while time.perf_counter() - started < budget:
+        for _agent in env.agent_iter():
+            obs, _r, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+            env.step(rng.choice(legal))
+            steps += 1
+        env.reset()
+    return steps / (time.perf_counter() - started)
+
+
+def peer_steps_per_second(scratch: pathlib.Path) -> dict[str, float] | None:
+    """PettingZoo's own classic environments, timed in a virtualenv under ``scratch``."""
+    python = scratch / "bin" / "python"
+    if not python.exists():
+        venv.create(scratch, with_pip=True)
+    probe = "import pettingzoo.classic.connect_four_v3"
+    check = subprocess.run([str(python), "-c", probe], capture_output=True)
+    if check.returncode != 0:
+        install = subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "pettingzoo[classic]"], capture_output=True, text=True
+        )
+        if install.returncode != 0:
+            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
+            print(f"  could not install pettingzoo[classic] in {scratch} (offline?): {last}")
+            return None
+    run = subprocess.run([str(python), "-c", PEER % {"budget": BUDGET}], capture_output=True, text=True)
+    if run.returncode != 0:
+        print(f"  the peer run failed: {run.stderr.strip()[-300:]}")
+        return None
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    scratch = pathlib.Path("/tmp/playtrace-bench-pettingzoo")
+    parser.add_argument("--scratch", type=pathlib.Path, default=scratch, help="the peer virtualenv's folder")
+    parser.add_argument("--positions", type=int, default=100, help="positions each bot is timed on")
+    args = parser.parse_args()
+    gamebot = [e.id for e in engine.entries(include_unavailable=False) if "gamebot" in e.cls.suites]
+    print("Legal-move generation + apply (random play, steps per second):")
+    for game_id in gamebot:
+        try:
+            rate, games = random_steps_per_second(engine.make(game_id), BUDGET / 2)
+        except Exception as exc:  # one broken game must not hide the others' figures
+            print(f"  {game_id:<11} failed: {type(exc).__name__}: {exc}")
+            continue
+        print(f"  {game_id:<11} {rate:>12,.0f} steps/s   ({games} games finished)")
+    print(f"Built-in bots at default strength ({args.positions} positions from random play):")
+    for game_id in gamebot:
+        game = engine.make(game_id)
+        if game.simultaneous:
+            continue  # several seats act at once: not timed here
+        for spec in game.bots:
+            player = make_player(spec, game, seed=0)
+            states = sample_states(game, args.positions)
+            ms = [t * 1000 for t in asyncio.run(decision_times(player, game, states))]
+            print(f"  {game_id:<11} {spec:<11} mean {statistics.mean(ms):8.2f} ms   "
+                  f"median {statistics.median(ms):8.2f} ms   max {max(ms):8.2f} ms")
+    print("Random play through PettingZoo (agent steps per second):")
+    ours = {g: adapter_steps_per_second(g) for g in ("connect4", "tictactoe")}
+    peer = peer_steps_per_second(args.scratch)
+    for g, rate in ours.items():
+        line = f"  {g:<11} PlayTrace adapter {rate:>10,.0f}"
+        if peer and g in peer:
+            line += f"   PettingZoo {g}: {peer[g]:>10,.0f}   ratio {rate / peer[g]:.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
