@@ -4,6 +4,8 @@
 
 - ``playtrace run GAME --player SPEC ...`` plays many episodes concurrently (asyncio), one session
   folder each, and prints a summary table with aggregates (scores, wins, cost, invalid answers);
+- ``playtrace tournament GAME --player A --player B ...`` plays a round-robin and writes GameBot's
+  score tables (:mod:`desktop.cli_tournament`); ``playtrace tournament report DIR`` rebuilds them;
 - ``playtrace show SESSION [--json]`` summarises one recorded session;
 - ``playtrace list``, ``export``, ``import``, ``games`` and ``check-model`` manage the catalogue, move
   sessions between machines, list what can be played and check that a model can be reached.
@@ -40,6 +42,8 @@ from desktop.cli_common import (
 from desktop.cli_models import cmd_check_model, cmd_games
 from desktop.cli_run import cmd_run
 from desktop.cli_sessions import cmd_export, cmd_import, cmd_list, cmd_show, model_stats, session_report
+from desktop.cli_tournament import add_parser as add_tournament_parser
+from desktop.cli_tournament import cmd_tournament
 
 __all__ = [
     "EXIT_FAILURE",
@@ -214,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "(and the other local presets)")
     chk.add_argument("--base-url", default=None, metavar="URL", help="an OpenAI-compatible server")
     chk.add_argument("--timeout", type=float, default=5.0, metavar="S")
+    add_tournament_parser(sub, common)
     return parser
 
 
@@ -263,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "import": cmd_import,
         "games": cmd_games,
         "check-model": cmd_check_model,
+        "tournament": cmd_tournament,
     }
     try:
         return handlers[args.command](args)

@@ -108,7 +108,34 @@ def session_report(session: Any) -> dict[str, Any]:
     }
     if model_seats:
         report["model"] = {str(k): v for k, v in model_stats(session.events, model_seats).items()}
+        declared = _declared_questions(session)
+        for seat in model_seats:
+            report["model"][str(seat)]["questions"] = question_stats(session.events, seat, declared)
     return report
+
+
+def _declared_questions(session: Any) -> Sequence[Any]:
+    """The intermediate questions of the session's game (empty when the game is not installed here:
+    the tallies then read each question's metric from its checks)."""
+    from engine.agent.verify import questions_for
+
+    try:
+        return questions_for(session.game())
+    except Exception:  # noqa: BLE001  (a game missing here must not stop `show`)
+        return ()
+
+
+def question_stats(
+    events: Sequence[Mapping[str, Any]], seat: int, questions: Sequence[Any] = ()
+) -> list[dict[str, Any]]:
+    """Per intermediate question the seat was asked: key, question, metric, asked, correct,
+    format_errors, not_applicable and score (F1 or accuracy, :func:`engine.questions.tally`)."""
+    from engine.questions import tally
+
+    records = [e.get("data") or {} for e in events
+               if e.get("type") == ev.VERIFICATION and e.get("seat") == seat]
+    keys = ("key", "question", "metric", "asked", "correct", "format_errors", "not_applicable", "score")
+    return [{k: t.to_data()[k] for k in keys} for t in tally(records, questions).values()]
 
 
 def _session_arg(args: argparse.Namespace) -> Path | None:
@@ -187,6 +214,11 @@ def _format_report(r: Mapping[str, Any]) -> str:
         lines.append(f"          tokens {num(st['input_tokens'])} in / {num(st['output_tokens'])} out"
                      + (f" / {num(st['reasoning_tokens'])} reasoning" if st["reasoning_tokens"] else ""))
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
+        for q in st.get("questions") or ():
+            score = "-" if q["score"] is None else f"{q['score']:.2f}"
+            errors = f", {num(q['format_errors'])} format errors" if q["format_errors"] else ""
+            lines.append(f"          Q{q['key']} {q['question']}: {q['metric']} {score} "
+                         f"(asked {num(q['asked'])}, {num(q['correct'])} correct{errors})")
         if st.get("fallback_moves"):
             lines.append(f"          † {num(st['fallback_moves'])} fallback moves: chosen by the harness "
                          "when the model gave no usable answer")

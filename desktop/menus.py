@@ -41,6 +41,7 @@ class WindowActions:
     about: QAction
     demo: QAction
     add_model: QAction
+    tournament: QAction
 
 
 def _action(window: QWidget, text: str, slot: Callable[[], Any], shortcut: str | None = None,
@@ -86,7 +87,15 @@ def build_actions(window: MainWindow) -> WindowActions:
                      "Watch the simulated model play (offline, free)"),
         add_model=_action(w, "Add a real model…", w.add_real_model, None,
                           "Enter an API key or a local server address"),
+        tournament=_action(w, "Round-robin…", lambda: _open_tournament(w), "Ctrl+Shift+R",
+                           "Play every pair of players against each other and score them (GameBot)"),
     )
+
+
+def _open_tournament(window: MainWindow) -> None:
+    from desktop.tournament_dialog import open_tournament_dialog
+
+    open_tournament_dialog(window)
 
 
 def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
@@ -102,7 +111,7 @@ def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
     menu = window.menuBar()
     _fill(menu.addMenu("&File"), (acts.new, acts.open, None, acts.fork, acts.export, None, acts.quit))
     _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
-                                  acts.take_over, acts.hand_back))
+                                  acts.take_over, acts.hand_back, None, acts.tournament))
     _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live))
     _fill(menu.addMenu("&Models"), (acts.add_model,))
     _fill(menu.addMenu("&Help"), (acts.demo, None, acts.keys, acts.about))
