@@ -139,6 +139,10 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         if self.game.num_seats < 2:
             raise ValueError(f"{game_id} has one seat; use its Gymnasium environment (engine.gym) instead")
         self.fixed: tuple[Action, ...] = tuple(self.game.actions)
+        self._index = {a: i for i, a in enumerate(self.fixed)}
+        self._legal_key: tuple[int, Seat, int] | None = None
+        self._legal_for: State | None = None
+        self._legal: list[Action] = []
         size = len(self.fixed) or int(self.game.action_bound or 0)
         if size < 1:
             raise ValueError(f"{game_id} declares neither a fixed action list nor an action bound")
@@ -197,10 +201,18 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         """The agent's legal actions now, in the order the action space numbers them when the game
         has no fixed list (sorted); empty when it is not the agent's turn."""
         seat = self._seat[agent]
-        if not self._acting(seat):
-            return []
-        legal = self._state().legal_actions(seat)
-        return legal if self.fixed else sorted(legal)
+        state = self._state()
+        key = (id(state), seat, len(self._pending))
+        if self._legal_key == key and self._legal_for is state:
+            return self._legal
+        legal: list[Action] = []
+        if seat in state.to_act and seat not in self._pending:
+            legal = list(state.legal_actions(seat))
+            if not self.fixed:
+                legal.sort()
+        # Asked for the mask, then again to check the action: computed once per state and agent.
+        self._legal_key, self._legal_for, self._legal = key, state, legal
+        return legal
 
     def action_name(self, agent: str, index: int) -> Action | None:
         """The action ``index`` means for ``agent`` now, or ``None`` when it means nothing legal."""
@@ -213,7 +225,7 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         legal = self.legal_actions(agent)
         if self.fixed:
-            index = {a: i for i, a in enumerate(self.fixed)}
+            index = self._index
             for action in legal:
                 if action in index:
                     mask[index[action]] = 1

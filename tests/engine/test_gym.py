@@ -119,10 +119,12 @@ def test_a_two_seat_game_is_played_against_its_default_opponent() -> None:
     env = gymnasium.make("playtrace/tictactoe-v0")
     check_env(env.unwrapped)
     obs, info = env.reset(seed=4)
-    assert isinstance(obs, str) and "You are playing X" in obs and len(info["legal"]) == 9
+    # The board as two planes (mine, the opponent's), PettingZoo's tictactoe_v3 layout.
+    assert obs.shape == (3, 3, 2) and not obs.any() and len(info["legal"]) == 9
     # X plays the centre; minimax (O) answers at once, so X is to move again with two cells taken.
     obs, reward, terminated, _, info = env.step(4)
     assert not terminated and reward == 0.0 and len(info["legal"]) == 7
+    assert obs[1, 1, 0] == 1 and obs[:, :, 1].sum() == 1  # my centre, and minimax's answer
     o_seat = PlayTraceEnv("tictactoe", agent_seat=1)
     _, info = o_seat.reset(seed=1)
     assert len(info["legal"]) == 8  # minimax already opened as X

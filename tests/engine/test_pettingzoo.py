@@ -168,6 +168,7 @@ class _Bounded(TicTacToe):
 
     actions: ClassVar[tuple[str, ...]] = ()
     action_bound: ClassVar[int | None] = 9
+    observation: ClassVar[str | None] = None  # the text view, bytes in a fixed-length vector
 
 
 def test_games_without_a_fixed_list_number_their_sorted_legal_actions(

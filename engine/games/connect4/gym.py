@@ -20,7 +20,6 @@ class BoardObservation:
 
     def encode(self, view: State, seat: Seat) -> np.ndarray:
         assert isinstance(view, ConnectFourState)
-        cells = np.asarray(view.cells, dtype=object).reshape(ROWS, COLS)
-        mine = cells == MARKS[seat]
-        theirs = cells == MARKS[1 - seat]
-        return np.stack([mine, theirs], axis=2).astype(np.int8)
+        mine, theirs = MARKS[seat], MARKS[1 - seat]
+        flat = [(cell == mine, cell == theirs) for cell in view.cells]
+        return np.array(flat, dtype=np.int8).reshape(ROWS, COLS, 2)

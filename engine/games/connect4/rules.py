@@ -152,6 +152,7 @@ class ConnectFourState(State):
     # Derived from the fields above when the state is made (never compared or saved).
     _heights: tuple[int, ...] = dataclasses.field(default=(), compare=False, repr=False)
     _line: tuple[int, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
+    _to_act: tuple[Seat, ...] = dataclasses.field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_heights", heights(self.cells))
@@ -162,6 +163,9 @@ class ConnectFourState(State):
             if mark:
                 line = line_through(self.cells, r, c, mark)
         object.__setattr__(self, "_line", line)
+        placed = sum(self._heights)
+        over = line is not None or placed >= ROWS * COLS
+        object.__setattr__(self, "_to_act", () if over else (placed % 2,))
 
     @property
     def step(self) -> int:
@@ -174,9 +178,7 @@ class ConnectFourState(State):
 
     @property
     def to_act(self) -> tuple[Seat, ...]:
-        if self._line is not None or self.step >= ROWS * COLS:
-            return ()
-        return (self.mover,)
+        return self._to_act
 
     def legal_actions(self, seat: Seat | None = None) -> list[Action]:
         to_act = self.to_act

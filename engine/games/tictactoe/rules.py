@@ -10,6 +10,7 @@ Besides the rules this module holds the ground-truth oracle for GameBot's interm
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from typing import ClassVar
@@ -58,6 +59,7 @@ def index_of(action: Action) -> int:
         raise InvalidActionError(f"{action!r} is not a cell; cells are written (row,col) with 0..2") from None
 
 
+@functools.lru_cache(maxsize=8192)  # a game has 5,478 positions: each is judged once
 def line_winner(cells: tuple[str, ...]) -> tuple[str, tuple[int, int, int]] | None:
     """The mark and line of a completed three in a row, if any."""
     for line in LINES:
@@ -217,6 +219,7 @@ class TicTacToe(Game):
     sim_behaviour: ClassVar[str | None] = ".sim:TicTacToeSim"
     questions: ClassVar[str | None] = ".questions:QUESTIONS"
     extractor: ClassVar[str | None] = ".answers:extract_move"
+    observation: ClassVar[str | None] = ".gym:BoardObservation"
     default_prompt: ClassVar[str] = "cot"
 
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
