@@ -14,7 +14,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QEasingCurve, QPointF, QRect, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QEvent, QPointF, QRect, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -405,6 +405,19 @@ class BoardView(QWidget):
             )
         except Exception:
             return None
+
+    def event(self, event: QEvent) -> bool:
+        # Escape is also the window's "cancel the model call": while a move is being built click by
+        # click, the board takes it first (to drop the move).
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+            and self._path is not None
+        ):
+            event.accept()
+            return True
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)

@@ -78,16 +78,22 @@ async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str =
 def point_for(board: BoardView, action: str) -> QPoint:
     """A widget position whose hit test gives ``action`` (found by scanning the board)."""
     rect = board.board_rect()
+    from PySide6.QtCore import QPointF
+
     steps = 40
+    hits = []
     for iy in range(steps):
         for ix in range(steps):
             x = rect.x() + (ix + 0.5) * rect.width() / steps
             y = rect.y() + (iy + 0.5) * rect.height() / steps
-            from PySide6.QtCore import QPointF
-
             if board.action_at(QPointF(x, y)) == action:
-                return QPoint(round(x), round(y))
-    raise AssertionError(f"no point on the board plays {action}")
+                hits.append((x, y))
+    if not hits:
+        raise AssertionError(f"no point on the board plays {action}")
+    # The middle of the sampled points: well inside the cell, whatever its size.
+    x, y = min(hits, key=lambda p: (p[0] - sum(h[0] for h in hits) / len(hits)) ** 2
+               + (p[1] - sum(h[1] for h in hits) / len(hits)) ** 2)
+    return QPoint(round(x), round(y))
 
 
 def sim_setup(**sim: Any) -> Any:

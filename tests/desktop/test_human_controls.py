@@ -1,0 +1,101 @@
+"""People play the GameBot games in the window: an offer editor for bargaining, several-click moves
+for checkers, and the real-time clock held by Pause. Every test plays through the real match loop and
+reads the recorded session back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+import sessions
+from desktop.controller import GameSetup, SeatSetup
+from tests.desktop.conftest import point_for, until
+
+
+def test_a_person_bargains_with_the_offer_editor(window: Any, qtbot: Any, run: Any) -> None:
+    c = window.controller
+    panel = window.action_panel
+
+    async def scenario() -> None:
+        setup = GameSetup("bargaining", [SeatSetup("human"), SeatSetup("fair")], seed=3, delay=0)
+        await window.start_game(setup)
+        await until(lambda: c.waiting_human() and panel.isVisible(), what="my first proposal")
+        assert panel.panel is not None and [a.name for a in panel.panel.amounts]
+        # No proposal to accept yet: the Accept button is there but disabled.
+        assert [b.isEnabled() for b in panel.buttons] == [False]
+        pool = c.current_state().pool
+        spins = list(panel._inputs.values())
+        for spin, count in zip(spins, pool, strict=True):
+            spin.setValue(count)  # everything for me
+        assert "worth 30" in panel.summary.text()
+        before = c.count
+        qtbot.mouseClick(panel.submit_button, Qt.MouseButton.LeftButton)
+        await until(lambda: c.count > before + 1 or c.finished_status is not None, what="offer and answer")
+        # The fair bot's counter-offer can be accepted.
+        await until(
+            lambda: c.finished_status is not None or (c.waiting_human() and panel.buttons[0].isEnabled()),
+            what="my turn again, with an offer to accept",
+        )
+        if c.finished_status is None:
+            qtbot.mouseClick(panel.buttons[0], Qt.MouseButton.LeftButton)
+            await until(lambda: c.finished_status is not None, what="the deal")
+        # The game is over: nothing to act on.
+        await until(lambda: not panel.isVisible(), what="the panel hidden")
+
+    run(scenario())
+    session = sessions.load_session(c.folder)
+    mine = [e["data"]["action"] for e in session.events if e["type"] == "decision" and e["seat"] == 0]
+    assert mine[0].startswith("P1: (") and mine[-1] == "Agree"
+
+
+def test_a_person_moves_checkers_pieces_click_by_click(window: Any, qtbot: Any, run: Any) -> None:
+    c = window.controller
+    board = window.board
+    played: list[str] = []
+
+    async def scenario() -> None:
+        setup = GameSetup("checkers", [SeatSetup("human"), SeatSetup("random")], seed=2, delay=0)
+        await window.start_game(setup)
+        for _ in range(4):
+            await until(
+                lambda: c.finished_status is not None
+                or (c.waiting_human() and board.interactive and board.state is c.current_state()),
+                what="my turn, shown on the board",
+            )
+            if c.finished_status is not None:
+                return
+            legal = c.interactive_legal()
+            # The longest move: a multi-jump when there is one, clicked square by square.
+            action = max(legal, key=lambda a: (a.count("->"), a))
+            cells = action.split("->")
+            before = c.count
+            for i, cell in enumerate(cells):
+                qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=point_for(board, cell))
+                if i < len(cells) - 1:
+                    assert board.path == "->".join(cells[: i + 1])  # picked so far, waiting for more
+            played.append(action)
+            await until(lambda before=before: c.count > before, what="the move applied")
+            assert board.path is None
+
+    run(scenario())
+    session = sessions.load_session(c.folder)
+    mine = [e["data"]["action"] for e in session.events if e["type"] == "decision" and e["seat"] == 0]
+    assert mine[: len(played)] == played and all("->" in a for a in mine)
+
+
+def test_escape_drops_a_move_being_built(window: Any, qtbot: Any, run: Any) -> None:
+    c = window.controller
+    board = window.board
+
+    async def scenario() -> None:
+        setup = GameSetup("checkers", [SeatSetup("human"), SeatSetup("random")], seed=2, delay=0)
+        await window.start_game(setup)
+        await until(lambda: c.waiting_human() and board.interactive, what="my turn")
+        first = c.interactive_legal()[0].split("->")[0]
+        qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=point_for(board, first))
+        assert board.path == first
+        qtbot.keyClick(board, Qt.Key.Key_Escape)
+        assert board.path is None and c.count == 0
+
+    run(scenario())
