@@ -457,6 +457,14 @@ class MainWindow(QMainWindow):
             self.inspector.show_step(step, records, c.resolve)
             self._notice_hidden(records != everything, reset=True)
 
+    def scale_ticks(self, factor: float) -> None:
+        """Give people more (``factor`` > 1) or less time per tick of a real-time game."""
+        c = self.controller
+        scale = c.set_tick_scale(c.tick_scale * factor)
+        tick = c.game.tick_s if c.game is not None else None
+        where = f" ({tick * scale:.2g} s per tick in {c.game.title})" if tick else ""
+        self.statusBar().showMessage(f"Real-time ticks: {1 / scale:.3g}× speed{where}", 5000)
+
     def _prepare_checks(self, step: int, records: list[Any]) -> None:
         """Give the model panel the disputes stored beside the session and the running scores of the
         seat whose answers this step shows."""

@@ -42,6 +42,8 @@ class WindowActions:
     demo: QAction
     add_model: QAction
     tournament: QAction
+    slower: QAction
+    faster: QAction
 
 
 def _action(window: QWidget, text: str, slot: Callable[[], Any], shortcut: str | None = None,
@@ -87,6 +89,10 @@ def build_actions(window: MainWindow) -> WindowActions:
                      "Watch the simulated model play (offline, free)"),
         add_model=_action(w, "Add a real model…", w.add_real_model, None,
                           "Enter an API key or a local server address"),
+        slower=_action(w, "Slower ticks (real time)", lambda: w.scale_ticks(2.0), "Ctrl+Alt+Down",
+                       "Give people twice as long per tick in Pong, Surround and other real-time games"),
+        faster=_action(w, "Faster ticks (real time)", lambda: w.scale_ticks(0.5), "Ctrl+Alt+Up",
+                       "Halve people's time per tick in real-time games"),
         tournament=_action(w, "Round-robin…", lambda: _open_tournament(w), "Ctrl+Shift+R",
                            "Play every pair of players against each other and score them (GameBot)"),
     )
@@ -111,7 +117,8 @@ def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
     menu = window.menuBar()
     _fill(menu.addMenu("&File"), (acts.new, acts.open, None, acts.fork, acts.export, None, acts.quit))
     _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
-                                  acts.take_over, acts.hand_back, None, acts.tournament))
+                                  acts.take_over, acts.hand_back, None, acts.slower, acts.faster, None,
+                                  acts.tournament))
     _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live))
     _fill(menu.addMenu("&Models"), (acts.add_model,))
     _fill(menu.addMenu("&Help"), (acts.demo, None, acts.keys, acts.about))

@@ -99,3 +99,27 @@ def test_escape_drops_a_move_being_built(window: Any, qtbot: Any, run: Any) -> N
         assert board.path is None and c.count == 0
 
     run(scenario())
+
+
+def test_pause_holds_the_real_time_clock_and_ticks_can_be_slowed(window: Any, qtbot: Any, run: Any) -> None:
+    c = window.controller
+
+    async def scenario() -> None:
+        setup = GameSetup("pong", [SeatSetup("human"), SeatSetup("predictor")], seed=1, delay=0)
+        await window.start_game(setup)
+        await until(lambda: c.steering is not None and c.waiting_human(), what="my paddle's first tick")
+        match = c.steering.match
+        window.acts.slower.trigger()
+        assert c.tick_scale == 2.0 and match.tick_scale == 2.0
+        assert "0.5× speed" in window.statusBar().currentMessage()
+        assert c.running and window.acts.run.isEnabled()
+        window.acts.run.trigger()  # running → paused
+        assert match.clock_held
+        before = c.count
+        window.acts.faster.trigger()
+        window.acts.run.trigger()
+        assert not match.clock_held and c.tick_scale == 1.0
+        await until(lambda: c.count > before, what="ticks again")
+        c.steering.pause()
+
+    run(scenario())
