@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import textwrap
 import urllib.error
 import urllib.request
 from typing import Any
@@ -36,14 +37,26 @@ def cmd_games(args: argparse.Namespace) -> int:
         cls = e.cls
         seats = ", ".join(s.name for s in cls.seats)
         print(f"{e.id}  {cls.title}  [{', '.join(cls.suites) or e.distribution}]")
-        print(f"    {_kind_text(cls)}")
-        print(f"    seats: {seats}; players: human, {', '.join(bots_for(cls))}, sim, models")
+        _wrapped(_kind_text(cls), 4)
+        _wrapped(f"seats: {seats}; players: human, {', '.join(bots_for(cls))}, sim, models", 4)
         for o in cls.options_schema:
-            # Two short lines rather than one long one: the list reads at 80 columns.
-            print(f"    --option {o.name}=…  {o.describe_type()}, default {o.default}")
+            # Short lines: the list reads at 80 columns.
+            line = f"--option {o.name}=…  {o.describe_type()}, default {o.default}"
+            if len(line) + 4 > 80:  # a long default (a FEN) gets a line of its own
+                _wrapped(f"--option {o.name}=…  {o.describe_type()}", 4)
+                _wrapped(f"default {o.default}", 8)
+            else:
+                _wrapped(line, 4)
             if o.help:
-                print(f"        {o.help}")
+                _wrapped(o.help, 8)
     return EXIT_OK
+
+
+def _wrapped(text: str, indent: int) -> None:
+    """Print ``text`` indented and wrapped at 80 columns (long words, such as a FEN, stay whole)."""
+    pad = " " * indent
+    print(textwrap.fill(text, 80, initial_indent=pad, subsequent_indent=pad + "  ",
+                        break_long_words=False, break_on_hyphens=False))
 
 
 def _kind_text(cls: type[engine.Game]) -> str:

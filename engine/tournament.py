@@ -758,6 +758,11 @@ class TournamentRunner:
             except asyncio.CancelledError:
                 if self.result.stopped is None:
                     raise
+                if collector.record.status in FINISHED_STATUSES:
+                    # It ended just before the stop reached it: its session says so, and so does the table.
+                    self.result.records[fixture.index] = collector.record
+                    self._progress("finished", fixture, collector.record)
+                    return
                 collector.finish("aborted")
                 return  # a stopped match does not count: its session says "aborted"
             stats = outcome.stats[0]
