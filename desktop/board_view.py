@@ -144,6 +144,7 @@ class BoardView(QWidget):
         self._path: str | None = None
         # Cells marked for a selected intermediate answer: the model's items and the truth's.
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self._marks_seat: Seat | None = None
         self._caption = ""
         self._image: QImage | None = None
         self._image_key: tuple[Any, ...] | None = None
@@ -202,12 +203,12 @@ class BoardView(QWidget):
     def state(self) -> State | None:
         return self._state
 
-    def set_marks(self, answer: Sequence[str], truth: Sequence[str]) -> None:
-        """Mark the cells of an intermediate answer: the model's ``answer`` items and the ``truth``
-        (drawn where the renderer places them, :meth:`renderers.base.Renderer.cell_rect`)."""
+    def set_marks(self, answer: Sequence[str], truth: Sequence[str], seat: Seat | None = None) -> None:
+        """Mark the cells of an intermediate answer of ``seat``: the model's ``answer`` items and the
+        ``truth`` (drawn where the renderer places them, :meth:`renderers.base.Renderer.cell_rect`)."""
         marks = (tuple(answer), tuple(truth))
-        if marks != self._marks:
-            self._marks = marks
+        if marks != self._marks or seat != self._marks_seat:
+            self._marks, self._marks_seat = marks, seat
             self.update()
 
     @property
@@ -361,7 +362,7 @@ class BoardView(QWidget):
             return
         for item in dict.fromkeys((*truth, *answer)):
             try:
-                where = cell_rect(self._state, rect.width(), rect.height(), item)
+                where = cell_rect(self._state, rect.width(), rect.height(), item, self._marks_seat)
             except Exception:  # a renderer bug must not take the window down: no mark
                 where = None
             if where is None:

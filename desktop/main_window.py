@@ -230,7 +230,7 @@ class MainWindow(QMainWindow):
         self.board.sig_action_requested.connect(self._on_board_action)
         self.action_panel.sig_action_requested.connect(self._on_board_action)
         if hasattr(self.inspector, "checks"):
-            self.inspector.checks.sig_marks.connect(self.board.set_marks)
+            self.inspector.checks.sig_marks.connect(self._on_marks)
             self.inspector.checks.sig_dispute_requested.connect(self._on_dispute)
         self.board.sig_action_refused.connect(self._on_board_refused)
         # The slider counts from 0; a forked session's steps start at the fork's step.
@@ -456,6 +456,11 @@ class MainWindow(QMainWindow):
             self._prepare_checks(step, records)
             self.inspector.show_step(step, records, c.resolve)
             self._notice_hidden(records != everything, reset=True)
+
+    def _on_marks(self, answer: tuple[str, ...], truth: tuple[str, ...]) -> None:
+        """Mark a selected intermediate answer on the board, for the seat whose answer it is."""
+        sample = getattr(self.inspector, "current_sample", None)
+        self.board.set_marks(answer, truth, sample.seat if sample is not None else None)
 
     def scale_ticks(self, factor: float) -> None:
         """Give people more (``factor`` > 1) or less time per tick of a real-time game."""

@@ -345,10 +345,13 @@ class Renderer(abc.ABC):
         """
         return None
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
         """Where ``item`` (an action or a cell named the way the game's questions name it, such as
         ``"(0,2)"``, ``"(D,3)"`` or ``"(5,6)->(4,5)"``) is in a ``width`` x ``height`` drawing: the
         inverse of :meth:`hit_test`, used to mark a model's intermediate answers on the board.
+        ``seat`` is the seat whose answer it is, for items relative to it (Surround's "Move Up").
         ``None`` when the item has no place on the board (the default)."""
         return None
 

@@ -226,7 +226,9 @@ class CheckersRenderer(Renderer):
         row = min(7, int((y - area.top()) // cell))
         return f"({row},{col})"
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
         """The square ``"(r,c)"``, or the destination square of a move ``"(r,c)->...->(r,c)"``."""
         squares = parse_squares(item)
         if not squares:

@@ -195,7 +195,9 @@ class ConnectFourRenderer(Renderer):
                 return f"({r},{col})"
         return f"({ROWS - 1},{col})"
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
         """The square of the hole ``item`` names (``"(r,c)"``, row 0 at the bottom), or ``None``."""
         cell = parse_cell(item)
         if cell is None:

@@ -173,7 +173,9 @@ class SudokuRenderer(Renderer):
         row = min(8, int((y - area.top()) // cell))
         return f"{_ROWS[row]}{col + 1}"
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
         """Where the cell of ``item`` (``"E5"`` or a move ``"E5 7"``) is drawn."""
         parsed = parse_item(item)
         if parsed is None:

@@ -312,14 +312,24 @@ class SurroundRenderer(Renderer):
 
     # -- geometry for the app ---------------------------------------------------------------------
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
-        """Where the cell ``"(r,c)"`` is drawn; ``None`` for anything else (moves such as ``"Move
-        Up"`` name no cell without knowing whose move it is)."""
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
+        """Where the cell ``"(r,c)"`` is drawn, or for a move of ``seat`` ("Move Up", "Move Left
+        Unsafe") the cell next to that seat's head it goes to; ``None`` for anything else."""
         found = parse_cell(item)
         rows, cols = int(state.rows), int(state.cols)
+        step = next((d for word, d in _MOVES.items() if word in item.lower()), None)
+        if found is None and step is not None and seat is not None:
+            head = state.trails[seat][-1]
+            found = (head[0] + step[0], head[1] + step[1])
         if found is None or not (0 <= found[0] < rows and 0 <= found[1] < cols):
             return None
         return _Layout(QRectF(0, 0, width, height), rows, cols).rect(*found)
+
+
+#: The words of a move item and the step each takes (row, col).
+_MOVES = {"move up": (-1, 0), "move down": (1, 0), "move left": (0, -1), "move right": (0, 1)}
 
 
 def _status(state: Any, crashed: Sequence[bool]) -> str:

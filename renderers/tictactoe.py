@@ -141,7 +141,9 @@ class TicTacToeRenderer(Renderer):
         row = min(2, int((y - area.top()) // cell))
         return f"({row},{col})"
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
         """Where the cell ``"(r,c)"`` is drawn (the inverse of :meth:`hit_test`)."""
         parsed = parse_cell(item)
         if parsed is None:
