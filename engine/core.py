@@ -267,6 +267,10 @@ class Game(abc.ABC):
     #: ``"module:Class"`` of the Gymnasium observation (an :class:`engine.gym.ObservationCodec`);
     #: ``None``: the text view.
     observation: ClassVar[str | None] = None
+    #: The module holding the game's LVLM-Playground task definitions (``".lvlm"``: ``random_board``,
+    #: ``random_legal``, ``matrix``, ``questions``, ``valid_moves``, ``read_move``, ``PROMPTS``,
+    #: ``MATRIX_SHAPE``, ``MATRIX_RANGE``; see :mod:`engine.tasks`), or ``None``.
+    tasks: ClassVar[str | None] = None
     #: The folder of prompt templates, relative to the game's package (``None``: no folder; the
     #: generic template is used).
     prompts: ClassVar[str | None] = "prompts"

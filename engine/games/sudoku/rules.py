@@ -418,6 +418,7 @@ class Sudoku(Game):
     id: ClassVar[str] = "sudoku"
     title: ClassVar[str] = "Sudoku"
     suites: ClassVar[tuple[str, ...]] = ("lvlm",)
+    tasks: ClassVar[str | None] = ".lvlm"
     description: ClassVar[str] = "Fill the 9x9 grid so every row, column and box holds 1-9 once."
     seats = seats_of(["Player"])
     options_schema: ClassVar[tuple[Option, ...]] = (

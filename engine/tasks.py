@@ -1,0 +1,1 @@
+"""LVLM-Playground task sets (being written)."""
