@@ -166,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--max-failed-calls", type=int, default=None, metavar="N",
                          help="a seat whose model calls fail N times in a row forfeits and the batch "
                          "stops, exit code 1 (default 5; 0 never gives up)")
+    harness.add_argument("--strikes", type=int, default=None, metavar="N",
+                         help="a model's N-th unusable answer in a game forfeits it (LVLM-Playground: 3)")
     harness.add_argument("--budget-soft", type=float, default=None, metavar="USD",
                          help="warn when a session's cost passes this")
     harness.add_argument("--budget-hard", type=float, default=None, metavar="USD",

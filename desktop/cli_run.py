@@ -74,7 +74,8 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
     for name in ("perception", "image_labels", "memory", "reflection", "thinking", "thinking_budget",
-                 "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls"):
+                 "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls",
+                 "strikes"):
         value = getattr(args, name)
         if value is not None:
             opts[name] = value

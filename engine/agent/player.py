@@ -101,6 +101,9 @@ class HarnessConfig:
             never answers, the seat makes at most this many calls, and only the first of them lets the
             provider retry its timeout, so the wait is bounded by about
             ``(max_failed_calls + 1) * timeout_s`` (see :meth:`ModelPlayer.act`).
+        strikes: Unusable answers (unparsable or illegal) allowed in a whole game, counted across
+            decisions; the answer that reaches it forfeits the seat (policy ``"strikes"``). 0 turns
+            the rule off; LVLM-Playground's end-to-end play uses 3.
     """
 
     perception: str = "text"
@@ -120,6 +123,7 @@ class HarnessConfig:
     prices: Mapping[str, float] | None = None
     timeout_s: float = 60.0
     max_failed_calls: int = DEFAULT_MAX_FAILED_CALLS
+    strikes: int = 0
 
     def __post_init__(self) -> None:
         if self.perception not in MODES:
@@ -134,6 +138,8 @@ class HarnessConfig:
             raise ValueError(
                 f"max_failed_calls must be a whole number >= 0 (0: off), not {self.max_failed_calls!r}"
             )
+        if isinstance(self.strikes, bool) or not isinstance(self.strikes, int) or self.strikes < 0:
+            raise ValueError(f"strikes must be a whole number >= 0 (0: off), not {self.strikes!r}")
         for name in ("budget_soft_usd", "budget_hard_usd"):
             value = getattr(self, name)
             if value is not None and value < 0:
@@ -185,6 +191,8 @@ class ModelPlayer:
         self._announced = False
         #: The question keys the last action prompt asked (only those are verified).
         self._asked: set[int] | None = None
+        #: Unusable answers (unparsable or illegal) in this game, for :attr:`HarnessConfig.strikes`.
+        self.invalid_answers = 0
         #: Provider calls that failed in a row, across decisions (reset by any successful call).
         self.failed_calls = 0
 
@@ -210,6 +218,7 @@ class ModelPlayer:
             "max_tokens": c.request_max_tokens(),
             "timeout_s": c.timeout_s,
             "max_failed_calls": c.max_failed_calls,
+            "strikes": c.strikes,
             "prompt_variant": c.prompt_variant,
             "template": self.template.path,
             "template_hash": self.template.sha256,
@@ -306,6 +315,15 @@ class ModelPlayer:
             result = parse_answer(self.game, obs.state, obs.seat, completion.content)
             last = result
             self._record_parse(obs, result, attempts)
+            if not result.ok:
+                self.invalid_answers += 1
+                if self.config.strikes and self.invalid_answers >= self.config.strikes:
+                    self._verify(obs, result)
+                    return self._decision(
+                        obs, None, "strikes", attempts, started, spent_before, forfeit=True,
+                        reason=f"{result.error}; that is {self.invalid_answers} unusable answers in this "
+                               f"game (the limit is {self.config.strikes}), so the player forfeits",
+                    )
             if result.ok:
                 self._verify(obs, result)
                 assert result.action is not None
@@ -680,7 +698,7 @@ def _invalid_policy(value: Any) -> tuple[int, str]:
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
-    "image_labels", "max_failed_calls",
+    "image_labels", "max_failed_calls", "strikes",
 )
 OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
 

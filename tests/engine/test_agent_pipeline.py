@@ -209,6 +209,27 @@ def test_forfeit_policy_ends_the_match() -> None:
     assert events[-1].type == ev.SESSION_FINISHED and events[-1].data["status"] == "forfeit"
 
 
+def test_the_third_unusable_answer_in_a_game_forfeits_it() -> None:
+    """LVLM-Playground's rule: three invalid moves in one game, counted across decisions, lose it."""
+    result, events, _ = play(
+        "tictactoe",
+        ["sim:perfect", "random"],
+        format_error_rate=0.9,
+        strikes=3,
+        invalid_policy={"retries": 1, "fallback": "random"},
+    )
+    unusable = [e for e in events if e.type in (ev.ACTION_UNPARSABLE, ev.ACTION_ILLEGAL) and e.seat == 0]
+    decisions = [e.data for e in events if e.type == ev.DECISION and e.seat == 0]
+    assert result.status == "forfeit" and result.winner == 1 and len(unusable) == 3
+    assert decisions[-1]["policy"] == "strikes" and "3 unusable answers" in decisions[-1]["fallback_reason"]
+    # They were spread over more than one decision: the count is per game, not per move.
+    assert len({e.step for e in unusable}) > 1
+    # Off by default: the same game plays on.
+    result, events, _ = play("tictactoe", ["sim:perfect", "random"], format_error_rate=0.5,
+                             invalid_policy={"retries": 1, "fallback": "random"})
+    assert result.status == "completed"
+
+
 def test_illegal_moves_are_recorded_and_reasked() -> None:
     _, events, _ = play(
         "tictactoe",
