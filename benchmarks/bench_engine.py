@@ -68,7 +68,7 @@ def sample_states(game: Game, count: int, seed: int = 0) -> list[State]:
             state = game.initial_state(seed=seed)
             continue
         states.append(state)
-        state = state.apply(rng.choice(state.legal_actions()))
+        state = game.play_random(state, rng)
     # A bot decides from its seat's view, as in a match.
     states = [s.observe(s.to_act[0]) for s in states]
     return states

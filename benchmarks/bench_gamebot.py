@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import venv
+from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
@@ -71,6 +72,90 @@ def adapter_steps_per_second(game_id: str, budget: float = BUDGET) -> float:
     return steps / (time.perf_counter() - started)
 
 
+def holdem_hands_per_second(budget: float = BUDGET) -> tuple[float, float]:
+    """Random hands of PlayTrace's hold'em (through the state API) and of pokerkit driven directly,
+    hands per second each. Both play the same abstract choices: fold, check/call or a raise."""
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    game = engine.make("holdem")
+    rng = random.Random(0)
+    hands, seed = 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < budget:
+        state = game.initial_state(seed=seed)
+        while not state.is_over:
+            state = state.apply(rng.choice(state.legal_actions()))
+        hands, seed = hands + 1, seed + 1
+    ours = hands / (time.perf_counter() - started)
+
+    automations = (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    hands = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < budget:
+        table = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, 100, 2)
+        while table.status:
+            choices = ["call"] + (["fold"] if table.can_fold() else [])
+            if table.can_complete_bet_or_raise_to():
+                choices.append("raise")
+            pick = rng.choice(choices)
+            if pick == "fold":
+                table.fold()
+            elif pick == "raise":
+                low = table.min_completion_betting_or_raising_to_amount or 0
+                high = table.max_completion_betting_or_raising_to_amount or low
+                table.complete_bet_or_raise_to(rng.choice([low, (low + high) // 2, high]))
+            else:
+                table.check_or_call()
+        hands += 1
+    return ours, hands / (time.perf_counter() - started)
+
+
+def frames_per_second(game_id: str, width: int, height: int, budget: float = BUDGET / 2) -> float:
+    """``rgb_array`` frames per second of the game's renderer through the PettingZoo adapter."""
+    from engine import pettingzoo as ptz
+
+    env = ptz.env(game_id, render_mode="rgb_array", render_size=(width, height))
+    env.reset(seed=0)
+    frames = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < budget:
+        env.render()
+        frames += 1
+    return frames / (time.perf_counter() - started)
+
+
+PEER_FRAMES = """
+import json, time
+from pettingzoo.classic import connect_four_v3, tictactoe_v3
+out = {}
+for name, mod in (("connect4", connect_four_v3), ("tictactoe", tictactoe_v3)):
+    env = mod.env(render_mode="rgb_array"); env.reset(seed=0)
+    frame = env.render(); frames = 0; started = time.perf_counter()
+    while time.perf_counter() - started < %(budget)s:
+        frame = env.render(); frames += 1
+    out[name] = [frames / (time.perf_counter() - started), list(frame.shape)]
+print(json.dumps(out))
+"""
+
+
+def peer_frames(scratch: pathlib.Path) -> dict[str, Any] | None:
+    """PettingZoo's own ``rgb_array`` frame rate (pygame), in its virtualenv; ``None`` if absent."""
+    python = scratch / "bin" / "python"
+    if not python.exists():
+        return None
+    run = subprocess.run([str(python), "-c", PEER_FRAMES % {"budget": BUDGET / 2}], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        print(f"  the peer's frames could not be timed: {run.stderr.strip()[-300:]}")
+        return None
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
 def peer_steps_per_second(scratch: pathlib.Path) -> dict[str, float] | None:
     """PettingZoo's own classic environments, timed in a virtualenv under ``scratch``."""
     python = scratch / "bin" / "python"
@@ -111,8 +196,6 @@ def main() -> None:
     print(f"Built-in bots at default strength ({args.positions} positions from random play):")
     for game_id in gamebot:
         game = engine.make(game_id)
-        if game.simultaneous:
-            continue  # several seats act at once: not timed here
         for spec in game.bots:
             player = make_player(spec, game, seed=0)
             states = sample_states(game, args.positions)
@@ -127,6 +210,21 @@ def main() -> None:
         if peer and g in peer:
             line += f"   PettingZoo {g}: {peer[g]:>10,.0f}   ratio {rate / peer[g]:.2f}"
         print(line)
+    print("Hold'em, random hands per second:")
+    ours_hands, direct = holdem_hands_per_second()
+    print(f"  PlayTrace {ours_hands:,.0f}   pokerkit driven directly {direct:,.0f}   "
+          f"ratio {ours_hands / direct:.2f} (goal >= 0.8)")
+    print("Renderers: frame time at 512x512 through the PettingZoo adapter (goal <= 8 ms):")
+    for game_id in gamebot:
+        rate = frames_per_second(game_id, 512, 512)
+        print(f"  {game_id:<11} {1000 / rate:6.2f} ms per frame")
+    frames = peer_frames(args.scratch)
+    if frames:
+        print("Renderers against PettingZoo's rgb_array at the same size (goal: ratio >= 2):")
+        for game_id, (rate, shape) in frames.items():
+            mine = frames_per_second(game_id, int(shape[1]), int(shape[0]))
+            print(f"  {game_id:<11} PlayTrace {mine:8,.0f} fps   PettingZoo {rate:8,.0f} fps at "
+                  f"{shape[1]}x{shape[0]}   ratio {mine / rate:.2f}")
 
 
 if __name__ == "__main__":
