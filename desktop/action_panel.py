@@ -59,8 +59,8 @@ class ActionPanel(QFrame):
         self.submit_button: QPushButton | None = None
         self.buttons: list[QPushButton] = []
         self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(10, 8, 10, 8)
-        self._layout.setSpacing(6)
+        self._layout.setContentsMargins(10, 6, 10, 6)
+        self._layout.setSpacing(4)
         self.summary = QLabel()
         self.summary.setStyleSheet(f"color: {MUTED_COLOR};")
         self.setVisible(False)
@@ -104,12 +104,27 @@ class ActionPanel(QFrame):
             return
         title = QLabel(f"<b>{panel.title}</b>")
         self._layout.addWidget(title)
-        if panel.amounts:
+        sliders = [a for a in panel.amounts if a.labels]
+        numbers = [a for a in panel.amounts if not a.labels]
+        if sliders:
             form = QFormLayout()
             form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-            for amount in panel.amounts:
+            for amount in sliders:
                 form.addRow(amount.label, self._amount_widget(amount))
             self._layout.addLayout(form)
+        if numbers:
+            # Number fields side by side: the board keeps the height.
+            line = QHBoxLayout()
+            line.setSpacing(6)
+            for amount in numbers:
+                label = QLabel(amount.label)
+                spin = self._amount_widget(amount)
+                label.setBuddy(spin)
+                line.addWidget(label)
+                line.addWidget(spin)
+                line.addSpacing(8)
+            line.addStretch(1)
+            self._layout.addLayout(line)
         row = QHBoxLayout()
         row.setSpacing(6)
         for button in panel.buttons:
@@ -150,6 +165,7 @@ class ActionPanel(QFrame):
             self._stop_labels[amount.name] = label
             return box
         spin = QSpinBox()
+        spin.setMinimumWidth(56)
         spin.setRange(amount.minimum, amount.maximum)
         spin.setValue(amount.default)
         spin.valueChanged.connect(self._update_summary)

@@ -319,9 +319,9 @@ def _share(action: str, seat: int) -> tuple[int, ...]:
 def test_panel_has_an_amount_per_item_accept_and_a_summary() -> None:
     panel = example().panel(1)
     assert [a.label for a in panel.amounts] == [
-        "Your share of books",
-        "Your share of hats",
-        "Your share of balls",
+        "Books",
+        "Hats",
+        "Balls",
     ]
     assert [a.maximum for a in panel.amounts] == [5, 4, 3] and panel.submit == "Propose"
     (accept,) = panel.buttons

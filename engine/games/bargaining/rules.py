@@ -430,7 +430,7 @@ class BargainingState(State):
     # -- controls for people ---------------------------------------------------------------------------
 
     def panel(self, seat: Seat) -> Panel | None:
-        """An amount per item ("Your share of books"), the Propose button, and Accept."""
+        """An amount per item (how many books you keep), the Propose button, and Accept."""
         if seat not in self.to_act:
             return None
         theirs = self.opponent_offer(seat)
@@ -438,7 +438,7 @@ class BargainingState(State):
         start = mine if mine is not None else theirs
         default = self.share(start, seat) if start is not None else tuple((n + 1) // 2 for n in self.pool)
         amounts = tuple(
-            Amount(item, f"Your share of {item}", 0, n, d)
+            Amount(item, item.capitalize(), 0, n, d)
             for item, n, d in zip(ITEMS, self.pool, default, strict=True)
         )
         offer_hint = ""
@@ -465,7 +465,8 @@ class BargainingState(State):
             return f"{kept}; {SEAT_NAMES[1 - seat]} gets {given}"
 
         accept = Button("Accept", AGREE, enabled=theirs is not None, hint=offer_hint)
-        return Panel("Your proposal", (accept,), amounts, "Propose", compose, summary)
+        title = "Your proposal: how many of each you keep"
+        return Panel(title, (accept,), amounts, "Propose", compose, summary)
 
     def annotate(self, action: Action, seat: Seat | None = None) -> str:
         """For a seat that knows its values: what accepting or proposing is worth to it, when that is
