@@ -106,6 +106,10 @@ def session_report(session: Any) -> dict[str, Any]:
         "result": summary.get("result"),
         "warnings": list(session.warnings),
     }
+    finished = next((e for e in reversed(session.events) if e.get("type") == "session_finished"), None)
+    metrics = (finished or {}).get("data", {}).get("metrics") if finished else None
+    if isinstance(metrics, Mapping) and metrics:
+        report["metrics"] = dict(metrics)
     if model_seats:
         report["model"] = {str(k): v for k, v in model_stats(session.events, model_seats).items()}
         declared = _declared_questions(session)
@@ -204,6 +208,8 @@ def _format_report(r: Mapping[str, Any]) -> str:
         f"winner    {winner_text}",
         f"result    {r.get('result') or '-'}",
     ]
+    if r.get("metrics"):
+        lines.append("figures   " + ", ".join(f"{k} {num(v)}" for k, v in r["metrics"].items()))
     if r["warnings"]:
         lines.append(f"warnings  {len(r['warnings'])} (see above)")
     for seat, st in model.items():

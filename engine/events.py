@@ -30,7 +30,8 @@ Event types and the keys their ``data`` carries (optional keys in brackets):
 ``undo``               actions {seat: action}, state, scores: a person took back the step it names (the
                        state is the one before it); replays drop that step, the record keeps it
 ``error``              message, [where]
-``session_finished``   status, scores, winner, steps, [forfeited] (the seats that gave up)
+``session_finished``   status, scores, winner, steps, [forfeited] (the seats that gave up),
+                       [metrics] (the final state's named figures, e.g. LVLM-Playground's points)
 =====================  ==========================================================================
 
 Binary payloads (images, raw bodies) travel as :class:`Blob` values in ``blobs``; the writer stores

@@ -444,6 +444,12 @@ class Match:
         }
         if forfeited:
             data["forfeited"] = list(forfeited)
+        try:
+            metrics = {str(k): float(v) for k, v in self.state.metrics().items()}
+        except Exception:  # a game's figures must never stop the session from closing
+            metrics = {}
+        if metrics:
+            data["metrics"] = metrics
         self._emit(ev.SESSION_FINISHED, data)
         return self.result
 

@@ -173,8 +173,12 @@ def test_run_with_sim_player_records_model_events(tmp_path: Path, capsys: pytest
     assert "cost" in out and "invalid" in out  # model columns in the summary
     code, out, _ = run_cli(capsys, "show", str(folder), "--json")
     assert code == 0
-    stats = json.loads(out)["model"]["0"]
+    report = json.loads(out)
+    stats = report["model"]["0"]
     assert stats["calls"] >= 4 and stats["input_tokens"] > 0
+    # The final state's named figures travel with the session (2048: its largest tile).
+    state = sessions.load_session(folder).state_at(4)
+    assert report["metrics"]["max_tile"] == state.metrics()["max_tile"] >= 4
 
 
 # -- show ----------------------------------------------------------------------------------------------
