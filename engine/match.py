@@ -285,7 +285,21 @@ class Match:
             with contextlib.suppress(Exception):
                 self._finish("error")
             raise
+        finally:
+            await self._release_players()
         return self._finish(status)
+
+    async def _release_players(self) -> None:
+        """Let players that hold a resource (Stockfish's process) release it now the match is over,
+        off the event loop when they can; such a player starts it again if it plays on (a fork)."""
+        for player in self.players:
+            aclose, close = getattr(player, "aclose", None), getattr(player, "close", None)
+            # Releasing must never hide how the match ended.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                if callable(aclose):
+                    await aclose()
+                elif callable(close):
+                    close()
 
     async def play_step(self) -> bool:
         """Ask every seat that acts now, apply the joint action; ``False`` when a seat forfeits."""

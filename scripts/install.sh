@@ -30,6 +30,14 @@ if command -v dpkg >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
                 || echo "PlayTrace: could not install:$missing (install them to open a window)" >&2
         fi
     fi
+    # Chess's strongest opponent, best effort: without it the built-in search plays (and says so).
+    if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
+        if [ "$(id -u)" = "0" ]; then sf=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sf="sudo"; else sf="none"; fi
+        if [ "$sf" != "none" ]; then
+            { $sf apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sf apt-get install -y -qq --no-install-recommends stockfish; } >/dev/null 2>&1 \
+                || echo "PlayTrace: could not install stockfish (chess then plays its built-in search)" >&2
+        fi
+    fi
 elif [ "$(uname -s)" = "Linux" ]; then
     echo "PlayTrace: on Linux, Qt needs the xcb libraries (libxcb-cursor, libxkbcommon-x11, libEGL) for a window." >&2
 fi
