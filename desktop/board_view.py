@@ -142,6 +142,7 @@ class BoardView(QWidget):
         self._hover: str | None = None
         # A move being built click by click (checkers: the piece, then each landing square).
         self._path: str | None = None
+        self._paths: dict[str, str] = {}
         # Cells marked for a selected intermediate answer: the model's items and the truth's.
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._marks_seat: Seat | None = None
@@ -185,11 +186,14 @@ class BoardView(QWidget):
         legal: Sequence[str] = (),
         highlight: Sequence[str] = (),
         caption: str = "",
+        paths: Mapping[str, str] | None = None,
     ) -> None:
-        """Show ``state``; when ``interactive``, keys and clicks on ``legal`` actions are requested."""
+        """Show ``state``; when ``interactive``, keys and clicks on ``legal`` actions are requested.
+        ``paths`` maps click paths to the actions they play (``State.path_actions``)."""
         self._state = state
         self._interactive = interactive
         self._legal = tuple(legal) if interactive else ()
+        self._paths = dict(paths or {}) if interactive else {}
         self._highlight = tuple(highlight)
         self._caption = caption
         if self._path is not None and not self._continuations(self._path):
@@ -221,9 +225,15 @@ class BoardView(QWidget):
         return self._path
 
     def _continuations(self, prefix: str) -> list[str]:
-        """The legal actions that extend ``prefix`` by more cells."""
+        """The legal actions (and click paths) that extend ``prefix`` by more cells."""
         start = prefix + PATH_SEP
-        return [a for a in self._legal if a.startswith(start)]
+        return [a for a in (*self._legal, *self._paths) if a.startswith(start)]
+
+    def _playable(self, clicked: str) -> str | None:
+        """The action ``clicked`` (a cell or a path) plays: itself when legal, or its mapped action."""
+        if clicked in self._legal:
+            return clicked
+        return self._paths.get(clicked)
 
     @property
     def renderer(self) -> Any:
@@ -451,16 +461,16 @@ class BoardView(QWidget):
         action = self.action_at(event.position())
         if action is not None and self._path is not None and action != self._path.split(PATH_SEP)[-1]:
             extended = f"{self._path}{PATH_SEP}{action}"
-            if extended in self._legal or self._continuations(extended):
+            if self._playable(extended) is not None or self._continuations(extended):
                 action = extended
         elif action is not None and self._path is not None:
             # The last cell again: the selection is dropped.
             self._path = None
             self._invalidate()
             return
-        if action is not None and action in self._legal:
+        if action is not None and self._playable(action) is not None:
             self._path = None
-            self.sig_action_requested.emit(action)
+            self.sig_action_requested.emit(self._playable(action))
         elif action is not None and self._continuations(action):
             # The first cells of a longer move: keep them and show where it can go on.
             self._path = action
@@ -477,8 +487,8 @@ class BoardView(QWidget):
         action = self.action_at(event.position())
         if action is not None and self._path is not None:
             extended = f"{self._path}{PATH_SEP}{action}"
-            action = extended if extended in self._legal or self._continuations(extended) else action
-        hover = action if action in self._legal or (action and self._continuations(action)) else None
+            action = extended if self._playable(extended) or self._continuations(extended) else action
+        hover = action if action and (self._playable(action) or self._continuations(action)) else None
         if hover != self._hover:
             self._hover = hover
             self.update()

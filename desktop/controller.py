@@ -259,19 +259,19 @@ class SessionController(QObject):
             return []
         return steering.legal_for_person()
 
-    def person_panel(self) -> Any:
-        """The buttons and amounts (:meth:`engine.core.State.panel`) of the person to act now, or
-        ``None`` (no person to act, or the board and keys suffice)."""
+    def person_controls(self) -> tuple[Any, dict[str, str]]:
+        """For the person to act now: the buttons and amounts of :meth:`engine.core.State.panel`
+        (``None`` when the board and keys suffice) and the click paths of
+        :meth:`engine.core.State.path_actions`; ``(None, {})`` when no person is to act."""
         steering = self._steering_live()
-        if steering is None or not self.following or steering.finished:
-            return None
-        seat = steering.human_to_act()
-        if seat is None:
-            return None
+        seat = steering.human_to_act() if steering is not None and self.following else None
+        if steering is None or seat is None or steering.finished:
+            return None, {}
         try:
-            return steering.match.state.panel(seat)
-        except Exception:  # a game's panel must never break the window: the board still works
-            return None
+            state = steering.match.state
+            return state.panel(seat), dict(state.path_actions(seat))
+        except Exception:  # a game's controls must never break the window: the board still works
+            return None, {}
 
     def header_info(self) -> dict[str, Any]:
         """What the session header and the model panel header show."""

@@ -320,8 +320,9 @@ class MainWindow(QMainWindow):
             highlight.append(str(pending["action"]))
         elif not (c.mode == "live" and c.following):
             highlight.extend(self._chosen_at(c.view_step).values())
-        self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight)
-        self.action_panel.set_panel(c.person_panel(), enabled=bool(legal))
+        panel, paths = c.person_controls()
+        self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight, paths=paths)
+        self.action_panel.set_panel(panel, enabled=bool(legal))
         caption = self._board_caption()
         notice = ""
         if state is not None:

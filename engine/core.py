@@ -177,6 +177,12 @@ class State(abc.ABC):
         here (hold'em's bets, a bargaining offer), or ``None`` when the board and the keys suffice."""
         return None
 
+    def path_actions(self, seat: Seat | None = None) -> Mapping[str, Action]:
+        """Moves a person makes by clicking cells in turn when the action's name is not that path
+        (chess: ``{"e2->e4": "e4", "g1->f3": "Nf3"}``), click path → action. Empty by default: an
+        action whose name is ``"<cell>-><cell>…"`` (checkers) is its own path."""
+        return {}
+
     # -- notes for people and models --------------------------------------------------------------
 
     def annotate(self, action: Action, seat: Seat | None = None) -> str:

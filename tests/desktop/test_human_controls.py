@@ -123,3 +123,26 @@ def test_pause_holds_the_real_time_clock_and_ticks_can_be_slowed(window: Any, qt
         c.steering.pause()
 
     run(scenario())
+
+
+def test_a_person_moves_a_chess_piece_by_clicking_its_square_then_its_target(
+    window: Any, qtbot: Any, run: Any
+) -> None:
+    c = window.controller
+    board = window.board
+
+    async def scenario() -> None:
+        setup = GameSetup("chess", [SeatSetup("human"), SeatSetup("search")], seed=1, delay=0)
+        await window.start_game(setup)
+        await until(lambda: c.waiting_human() and board.interactive and board.state is c.current_state(),
+                    what="White to move")
+        qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=point_for(board, "g1"))
+        assert board.path == "g1"  # the knight is picked up; its squares are highlighted
+        before = c.count
+        qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=point_for(board, "f3"))
+        await until(lambda: c.count > before, what="Nf3 applied")
+
+    run(scenario())
+    session = sessions.load_session(c.folder)
+    first = next(e["data"] for e in session.events if e["type"] == "decision" and e["seat"] == 0)
+    assert first["action"] == "Nf3" and first["source"] == "human"
