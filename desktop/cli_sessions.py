@@ -320,6 +320,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     target = _session_arg(args)
     if target is None:
         return EXIT_FAILURE
+    suffix = Path(args.zip).suffix.lower()
+    if suffix not in ("", ".zip") and not Path(args.zip).is_dir():
+        own = _game_export(target, args)  # a format of the game's own (chess: .pgn)
+        if own is not None:
+            return own
     video = _export_kind(args)
     if video is None:
         from desktop.cli_common import EXIT_USAGE
@@ -334,6 +339,46 @@ def cmd_export(args: argparse.Namespace) -> int:
         err(one_line(exc))
         return EXIT_FAILURE
     print(dest)
+    return EXIT_OK
+
+
+def _game_export(target: Any, args: argparse.Namespace) -> int | None:
+    """Write the session in a format of its game's own (``Game.exports``, e.g. chess's PGN with the
+    reasoning as comments); ``None`` when the game has no exporter for the file's suffix."""
+    import sessions
+    from engine.core import PlayedGame, PlayedMove
+
+    try:
+        session = _load_session(target)
+        game = session.game()
+    except (sessions.SessionError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    except Exception:  # noqa: BLE001  (the game is not installed here: the generic formats still work)
+        return None
+    ref = game.exports.get(Path(args.zip).suffix.lower())
+    if ref is None:
+        return None
+    moves = [
+        PlayedMove(int(e.get("step") or 0), int(e.get("seat") or 0), str(e["data"]["action"]),
+                   str(e["data"].get("rationale") or ""))
+        for e in session.events
+        if e.get("type") == "decision" and (e.get("data") or {}).get("action") is not None
+        and not (e.get("data") or {}).get("undone")
+    ]
+    summary = session.summary()
+    labels = tuple(str(p.get("label") or p.get("spec") or "") for p in summary.get("players") or ())
+    winner = summary.get("winner")
+    played = PlayedGame(session.state_at(0), tuple(moves), labels, str(summary.get("status") or ""),
+                        winner if isinstance(winner, int) and not isinstance(winner, bool) else None,
+                        str(summary.get("title") or game.title))
+    try:
+        text = game.load(ref)(played)
+        Path(args.zip).write_text(text, encoding="utf-8")
+    except (ValueError, OSError) as exc:
+        err(f"cannot export {session.id} as {Path(args.zip).suffix}: {one_line(exc)}")
+        return EXIT_FAILURE
+    print(args.zip)
     return EXIT_OK
 
 

@@ -192,6 +192,30 @@ class State(abc.ABC):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PlayedMove:
+    """One move of a played game, for a game's own export formats (:attr:`Game.exports`)."""
+
+    step: int
+    seat: Seat
+    action: Action
+    #: Why it was played: a model's rationale, a bot's, or empty.
+    comment: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A played game as a session records it, for a game's own export formats (chess's PGN)."""
+
+    start: State
+    moves: tuple[PlayedMove, ...]
+    #: The label of the player in each seat.
+    players: tuple[str, ...]
+    status: str
+    winner: Seat | None
+    title: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Transition:
     """What one applied action did: the reward each seat earned and whether the state changed."""
 
@@ -283,6 +307,10 @@ class Game(abc.ABC):
     #: The prompt variant (a file stem in :attr:`prompts`) played when none is chosen; GameBot's games
     #: name their curated chain-of-thought prompt ``"cot"`` beside ``"naive"`` and ``"none"``.
     default_prompt: ClassVar[str] = "default"
+
+    #: A game's own export formats: file suffix → ``"module:function"`` taking a :class:`PlayedGame`
+    #: and returning the file's text (chess: ``{".pgn": ".pgn:played_pgn"}``).
+    exports: ClassVar[Mapping[str, str]] = {}
 
     # -- installation ---------------------------------------------------------------------------
     #: Importable modules the game needs beyond PlayTrace's own dependencies (``("nes_py",)``).

@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 import chess
 import chess.pgn
 
-__all__ = ["to_pgn"]
+from engine.core import PlayedGame
+
+__all__ = ["played_pgn", "to_pgn"]
 
 
 def to_pgn(
@@ -51,3 +53,20 @@ def to_pgn(
         game.headers["Result"] = outcome.result() if outcome is not None else "*"
     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
     return game.accept(exporter) + "\n"
+
+
+def played_pgn(played: PlayedGame) -> str:
+    """A recorded session as PGN (``playtrace export SESSION game.pgn``): the players as White and
+    Black, each move commented with the reasoning behind it, and the result (a forfeit included)."""
+    headers = {"Event": played.title or "PlayTrace game"}
+    for name, seat in (("White", 0), ("Black", 1)):
+        if seat < len(played.players):
+            headers[name] = played.players[seat]
+    if played.status == "forfeit":
+        won = {0: "1-0", 1: "0-1"}
+        headers["Result"] = won.get(played.winner, "*") if played.winner is not None else "*"
+    elif played.status not in ("completed",):
+        headers["Result"] = "*"
+    # The position the session started from (a fork starts mid-game).
+    start = str(getattr(played.start, "fen", None) or chess.STARTING_FEN)
+    return to_pgn(start, [(m.action, m.comment) for m in played.moves], headers)

@@ -497,6 +497,7 @@ class Chess(Game):
     id: ClassVar[str] = "chess"
     title: ClassVar[str] = "Chess"
     suites: ClassVar[tuple[str, ...]] = ("lvlm",)
+    exports: ClassVar[Mapping[str, str]] = {".pgn": ".pgn:played_pgn"}
     tasks: ClassVar[str | None] = ".lvlm"
     description: ClassVar[str] = (
         "Standard chess from the initial position, moves in SAN; White moves first; against Stockfish "
