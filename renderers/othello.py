@@ -1,13 +1,20 @@
-"""The Othello renderer: a green felt board in a dark frame, shaded discs, coordinates on every image.
+"""The Othello and Reversi renderers: an 8x8 board of discs with coordinates on every image.
 
-Reads only ``state.cells`` (64 entries ``"B"``/``"W"``/``""`` in reading order: row 1 first, columns A
-to H) and ``state.last_action`` (``"(D,3)"``, ``"pass"`` or ``None``). Column letters A-H are written
-above the board and row numbers 1-8 on its left on every image, whatever ``grid_labels`` says:
-LVLM-Playground's models read coordinates off the picture, and GameBot's prompts name squares the same
-way. Highlights are cells such as ``"(D,3)"`` (``"D3"`` is accepted too); :meth:`hit_test` maps a click
-to the square under it and :meth:`cell_rect` is its inverse.
+:class:`OthelloRenderer` draws a green felt board in a dark frame with shaded discs. It reads only
+``state.cells`` (64 entries ``"B"``/``"W"``/``""`` in reading order: row 1 first, columns A to H) and
+``state.last_action`` (``"(D,3)"``, ``"pass"`` or ``None``). Column letters A-H are written above the
+board and row numbers 1-8 on its left on every image, whatever ``grid_labels`` says: GameBot's prompts
+name squares that way. Highlights are cells such as ``"(D,3)"`` (``"D3"`` is accepted too);
+:meth:`~OthelloRenderer.hit_test` maps a click to the square under it and
+:meth:`~OthelloRenderer.cell_rect` is its inverse.
 
-Run ``python -m renderers.othello`` to write a sample picture to the current folder.
+:class:`ReversiRenderer` is the same drawing in LVLM-Playground's screenshot style, which its models
+read: flat green (0,128,0) squares with black borders, flat black and white discs two thirds of a
+square wide, and its labels, row letters A-H down the left and column numbers 1-8 on top, in bold
+black. Its squares are named the LVLM way, ``"D3"`` = row D, column 3 (``"3D"`` is accepted too); the
+cells are the same 64 entries in the same reading order (row A = the top row).
+
+Run ``python -m renderers.othello`` (``--reversi`` for Reversi) to write a sample picture.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +31,12 @@ from PySide6.QtGui import QBrush, QColor, QImage, QLinearGradient, QPainter, QPe
 
 from renderers.base import MARGIN, THEME, Renderer, board_rect, color, draw_text_centered, font, write_sample
 
-__all__ = ["OthelloRenderer", "parse_cell"]
+__all__ = ["OthelloRenderer", "ReversiRenderer", "parse_cell", "parse_lvlm_cell"]
 
 _SIZE = 8
 _COLUMNS = "ABCDEFGH"
 _CELL_RE = re.compile(r"^\s*\(?\s*([A-Ha-h])\s*[,\s]?\s*([1-8])\s*\)?\s*$")
+_LVLM_CELL_RE = re.compile(r"^\s*(?:([A-Ha-h])\s*([1-8])|([1-8])\s*([A-Ha-h]))\s*$")
 
 _FELT_TOP = "#2F8A57"
 _FELT_BOTTOM = "#23734A"
@@ -51,11 +59,47 @@ def parse_cell(item: str) -> tuple[int, int] | None:
     return int(match.group(2)) - 1, _COLUMNS.index(match.group(1).upper())
 
 
+def parse_lvlm_cell(item: str) -> tuple[int, int] | None:
+    """``"D3"`` or ``"3d"`` (row letter, column number) to ``(row, col)`` zero-based; ``None`` otherwise."""
+    match = _LVLM_CELL_RE.match(str(item))
+    if not match:
+        return None
+    letter, digit = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+    return _COLUMNS.index(letter.upper()), int(digit) - 1
+
+
 class OthelloRenderer(Renderer):
     """Draws Othello positions; Black (seat 0) and White (seat 1) discs with soft shading."""
 
     game_id = "othello"
     aspect = 1.0
+
+    # The style, which :class:`ReversiRenderer` changes.
+    #: Felt colours at the top and the bottom of the board.
+    felt: tuple[str, str] = (_FELT_TOP, _FELT_BOTTOM)
+    #: The frame around the board (``None``: no frame) and the grid lines' colour and width (per cell).
+    frame: str | None = _FRAME
+    grid: str = _GRID
+    grid_width: float = _GRID_WIDTH
+    #: Whether the four marker dots of a tournament board are drawn.
+    dots: bool = True
+    #: ``"shaded"`` (radial shading and a shadow) or ``"flat"`` (one colour and a black outline) discs.
+    discs: str = "shaded"
+    #: Labels above the columns and left of the rows, their colour (``None``: the theme's) and size.
+    column_labels: str = _COLUMNS
+    row_labels: str = "12345678"
+    label_ink: str | None = None
+    label_size: float = 0.46
+
+    @staticmethod
+    def name(row: int, col: int) -> str:
+        """The name of the square at ``(row, col)`` (zero-based): ``"(D,3)"``."""
+        return f"({_COLUMNS[col]},{row + 1})"
+
+    @staticmethod
+    def parse(item: str) -> tuple[int, int] | None:
+        """``(row, col)`` of a square named ``item``; ``None`` for anything else."""
+        return parse_cell(item)
 
     def paint(
         self,
@@ -76,26 +120,31 @@ class OthelloRenderer(Renderer):
 
         painter.save()
         band = area.width() / (1 - 2 * MARGIN) * MARGIN
-        frame = band * 0.16
+        frame = band * 0.16 if self.frame else 0.0
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color(_FRAME))
-        outer = area.adjusted(-frame, -frame, frame, frame)
-        painter.drawRoundedRect(outer, frame * 1.2, frame * 1.2)
+        if self.frame:
+            painter.setBrush(color(self.frame))
+            outer = area.adjusted(-frame, -frame, frame, frame)
+            painter.drawRoundedRect(outer, frame * 1.2, frame * 1.2)
 
-        felt = QLinearGradient(area.topLeft(), area.bottomLeft())
-        felt.setColorAt(0.0, color(_FELT_TOP))
-        felt.setColorAt(1.0, color(_FELT_BOTTOM))
-        painter.setBrush(QBrush(felt))
+        top, bottom = self.felt
+        if top == bottom:
+            painter.setBrush(color(top))
+        else:
+            felt = QLinearGradient(area.topLeft(), area.bottomLeft())
+            felt.setColorAt(0.0, color(top))
+            felt.setColorAt(1.0, color(bottom))
+            painter.setBrush(QBrush(felt))
         painter.drawRect(area)
 
-        for r, c in _unique_cells(highlight):
+        for r, c in _unique_cells(highlight, self.parse):
             inset = cell * 0.05
             painter.setPen(QPen(color(THEME.highlight), max(1.5, cell * 0.05)))
             painter.setBrush(color(_HIGHLIGHT_FILL, 190))
             shaded = square(r, c).adjusted(inset, inset, -inset, -inset)
             painter.drawRoundedRect(shaded, cell * 0.08, cell * 0.08)
 
-        grid = QPen(color(_GRID), max(1.0, cell * _GRID_WIDTH))
+        grid = QPen(color(self.grid), max(1.0, cell * self.grid_width))
         painter.setPen(grid)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for i in range(1, _SIZE):
@@ -104,19 +153,20 @@ class OthelloRenderer(Renderer):
             painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
             painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
         painter.drawRect(area)
-        # The four marker dots of a tournament board, at the corners of the central 4x4 square.
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color(_GRID))
-        dot = max(1.5, cell * 0.075)
-        for i in (2, 6):
-            for j in (2, 6):
-                painter.drawEllipse(QPointF(area.left() + j * cell, area.top() + i * cell), dot, dot)
+        if self.dots:
+            # The four marker dots of a tournament board, at the corners of the central 4x4 square.
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(color(self.grid))
+            dot = max(1.5, cell * 0.075)
+            for i in (2, 6):
+                for j in (2, 6):
+                    painter.drawEllipse(QPointF(area.left() + j * cell, area.top() + i * cell), dot, dot)
 
         for index, mark in enumerate(cells[: _SIZE * _SIZE]):
             if mark in ("B", "W"):
-                self._draw_disc(painter, square(index // _SIZE, index % _SIZE), mark)
+                self._draw_disc(painter, square(index // _SIZE, index % _SIZE), mark, self.discs)
 
-        last = parse_cell(getattr(state, "last_action", None) or "")
+        last = self.parse(getattr(state, "last_action", None) or "")
         if last is not None:
             center = square(*last).center()
             painter.setPen(QPen(color("#FFFFFF", 200), max(1.0, cell * 0.02)))
@@ -124,35 +174,39 @@ class OthelloRenderer(Renderer):
             r = cell * 0.085
             painter.drawEllipse(center, r, r)
 
-        labels = font(band * 0.46, bold=True)
-        ink = color(THEME.ink_muted)
+        labels = font(band * self.label_size, bold=True)
+        ink = color(self.label_ink or THEME.ink_muted)
         for c in range(_SIZE):
             center = QPointF(area.left() + (c + 0.5) * cell, area.top() - frame - (band - frame) / 2)
-            draw_text_centered(painter, _COLUMNS[c], labels, center, ink)
+            draw_text_centered(painter, self.column_labels[c], labels, center, ink)
         for r in range(_SIZE):
             center = QPointF(area.left() - frame - (band - frame) / 2, area.top() + (r + 0.5) * cell)
-            draw_text_centered(painter, str(r + 1), labels, center, ink)
+            draw_text_centered(painter, self.row_labels[r], labels, center, ink)
         painter.restore()
 
     @staticmethod
-    def _draw_disc(painter: QPainter, square: QRectF, mark: str) -> None:
-        """Stamp the cached sprite of a ``mark`` disc (with its shadow) on ``square``."""
-        sprite = _disc_sprite(mark, round(square.width() * 4) / 4)
+    def _draw_disc(painter: QPainter, square: QRectF, mark: str, style: str = "shaded") -> None:
+        """Stamp the cached sprite of a ``mark`` disc in ``style`` on ``square``."""
+        sprite = _disc_sprite(mark, round(square.width() * 4) / 4, style)
         painter.drawImage(QPointF(round(square.left()), round(square.top())), sprite)
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
-        """The square ``"(D,3)"`` under pixel (``x``, ``y``), whatever is on it; ``None`` off the board."""
+        """The square (``"(D,3)"``; Reversi ``"C4"``) under pixel (``x``, ``y``), whatever is on it;
+        ``None`` off the board."""
         area = board_rect(QRectF(0, 0, width, height))
         if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
             return None
         cell = area.width() / _SIZE
         col = min(_SIZE - 1, int((x - area.left()) // cell))
         row = min(_SIZE - 1, int((y - area.top()) // cell))
-        return f"({_COLUMNS[col]},{row + 1})"
+        return self.name(row, col)
 
-    def cell_rect(self, state: Any, width: int, height: int, item: str) -> QRectF | None:
-        """Where the square ``item`` (``"(D,3)"`` or ``"D3"``) is drawn; ``None`` for anything else."""
-        parsed = parse_cell(item)
+    def cell_rect(
+        self, state: Any, width: int, height: int, item: str, seat: int | None = None
+    ) -> QRectF | None:
+        """Where the square ``item`` (``"(D,3)"`` or ``"D3"``; Reversi ``"C4"`` or ``"4C"``) is drawn;
+        ``None`` for anything else."""
+        parsed = self.parse(item)
         if parsed is None:
             return None
         area = board_rect(QRectF(0, 0, width, height))
@@ -161,10 +215,37 @@ class OthelloRenderer(Renderer):
         return QRectF(area.left() + col * cell, area.top() + row * cell, cell, cell)
 
 
-def _disc_sprite(mark: str, size: float) -> QImage:
+class ReversiRenderer(OthelloRenderer):
+    """Draws Reversi positions in LVLM-Playground's screenshot style (see the module's documentation)."""
+
+    game_id = "reversi"
+
+    felt = ("#008000", "#008000")
+    frame = None
+    grid = "#000000"
+    grid_width = 0.022
+    dots = False
+    discs = "flat"
+    column_labels = "12345678"
+    row_labels = _COLUMNS
+    label_ink = "#000000"
+    label_size = 0.5
+
+    @staticmethod
+    def name(row: int, col: int) -> str:
+        """The name of the square at ``(row, col)`` (zero-based): ``"D3"`` = row D, column 3."""
+        return f"{_COLUMNS[row]}{col + 1}"
+
+    @staticmethod
+    def parse(item: str) -> tuple[int, int] | None:
+        return parse_lvlm_cell(item)
+
+
+def _disc_sprite(mark: str, size: float, style: str = "shaded") -> QImage:
     """A disc of colour ``mark`` on a transparent ``size``-pixel square, shadow included; cached per size,
-    since painting 64 radial gradients per frame would cost most of the frame budget."""
-    key = (mark, size)
+    since painting 64 radial gradients per frame would cost most of the frame budget. ``style="flat"``
+    is LVLM-Playground's disc: one colour, a black outline, two thirds of the square wide."""
+    key = (mark, size, style)
     sprite = _SPRITES.get(key)
     if sprite is not None:
         return sprite
@@ -173,8 +254,15 @@ def _disc_sprite(mark: str, size: float) -> QImage:
     sprite.fill(Qt.GlobalColor.transparent)
     painter = QPainter(sprite)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    radius = size * _DISC_RADIUS
     center = QPointF(size / 2, size / 2)
+    if style == "flat":
+        radius = size / 3
+        painter.setPen(QPen(QColor("#000000"), max(1.0, size * 0.02)))
+        painter.setBrush(QColor("#000000" if mark == "B" else "#FFFFFF"))
+        painter.drawEllipse(center, radius, radius)
+        painter.end()
+        return _keep(key, sprite)
+    radius = size * _DISC_RADIUS
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(QColor(0, 0, 0, 70))
     painter.drawEllipse(center + _SHADOW_OFFSET * size, radius, radius)
@@ -194,53 +282,68 @@ def _disc_sprite(mark: str, size: float) -> QImage:
     painter.setBrush(QBrush(shade))
     painter.drawEllipse(center, radius, radius)
     painter.end()
+    return _keep(key, sprite)
+
+
+def _keep(key: tuple[str, float, str], sprite: QImage) -> QImage:
     if len(_SPRITES) >= 64:
         _SPRITES.clear()  # a crude bound: a window resized many times leaves old sizes behind
     _SPRITES[key] = sprite
     return sprite
 
 
-#: Disc sprites by (mark, cell size in quarter pixels).
-_SPRITES: dict[tuple[str, float], QImage] = {}
+#: Disc sprites by (mark, cell size in quarter pixels, style).
+_SPRITES: dict[tuple[str, float, str], QImage] = {}
 
 
-def _unique_cells(items: Iterable[str]) -> list[tuple[int, int]]:
-    """Cells named by ``items`` in first-seen order; entries that are not cells are ignored."""
+def _unique_cells(
+    items: Iterable[str], parse: Callable[[str], tuple[int, int] | None] = parse_cell
+) -> list[tuple[int, int]]:
+    """Cells named by ``items`` (read with ``parse``) in first-seen order; other entries are ignored."""
     seen: dict[tuple[int, int], None] = {}
     for item in items:
-        parsed = parse_cell(item)
+        parsed = parse(item)
         if parsed is not None:
             seen.setdefault(parsed, None)
     return list(seen)
 
 
-def _played_state(moves: Sequence[str], start: str) -> Any:
+def _played_state(moves: Sequence[str], start: str, game: str = "othello") -> Any:
     """A real game after ``moves``."""
     import engine
 
-    state = engine.make("othello", start=start).initial_state(seed=0)
+    options = {"start": start} if game == "othello" else {}
+    state = engine.make(game, **options).initial_state(seed=0)
     for move in moves:
         state = state.apply(move)
     return state
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write a sample Othello picture (``othello-sample.png`` by default) to the current folder."""
+    """Write a sample Othello (or Reversi) picture (``othello-sample.png`` by default) to the current
+    folder."""
     parser = argparse.ArgumentParser(prog="python -m renderers.othello", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("othello-sample.png"))
+    parser.add_argument("--out", type=Path, default=None, help="default: <game>-sample.png")
     parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
-    parser.add_argument("--start", default="gamebot", help="start position option (gamebot or lvlm)")
+    parser.add_argument("--reversi", action="store_true", help="draw Reversi (LVLM-Playground's style)")
+    parser.add_argument("--start", default="gamebot", help="Othello's start option (gamebot or lvlm)")
     parser.add_argument(
         "--moves",
         nargs="*",
-        default=["(E,3)", "(F,3)", "(G,3)", "(F,5)"],
-        help='moves to play from the start, e.g. "(E,3)" "(F,3)"',
+        default=None,
+        help='moves to play from the start, e.g. "(E,3)" "(F,3)" (Reversi: C4 C3)',
     )
     parser.add_argument("--grid-labels", action="store_true", help="(coordinates are always drawn)")
-    parser.add_argument("--highlight", nargs="*", default=(), help='squares to shade, e.g. "(D,3)"')
+    parser.add_argument("--highlight", nargs="*", default=(), help='squares to shade: "(D,3)"; Reversi C4')
     args = parser.parse_args(argv)
-    state = _played_state(args.moves, args.start)
-    return write_sample(OthelloRenderer(), state, args)
+    game = "reversi" if args.reversi else "othello"
+    if args.out is None:
+        args.out = Path(f"{game}-sample.png")
+    if args.moves is None:
+        args.moves = ["C4", "C3", "C2", "E3"] if args.reversi else ["(E,3)", "(F,3)", "(G,3)", "(F,5)"]
+    state = _played_state(args.moves, args.start, game)
+    renderer = ReversiRenderer() if args.reversi else OthelloRenderer()
+    return write_sample(renderer, state, args)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,17 @@ from typing import Any
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
-from renderers.base import THEME, Renderer, board_rect, color, draw_grid_labels, write_sample
+from renderers.base import (
+    MARGIN,
+    THEME,
+    Renderer,
+    board_rect,
+    color,
+    draw_grid_labels,
+    draw_text_centered,
+    font,
+    write_sample,
+)
 
 __all__ = ["TicTacToeRenderer", "parse_cell"]
 
@@ -37,6 +47,10 @@ def parse_cell(action: str) -> tuple[int, int] | None:
     """``"(r,c)"`` (spaces forgiven) to ``(r, c)``; ``None`` for anything that is not a cell."""
     match = _CELL_RE.match(str(action))
     return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+#: LVLM-Playground draws X red and O blue (its questions ask about "red" and "blue" marks).
+LVLM_COLORS = ("#DC2626", "#1D4ED8")
 
 
 class TicTacToeRenderer(Renderer):
@@ -116,7 +130,8 @@ class TicTacToeRenderer(Renderer):
 
         for index, mark in enumerate(cells[:9]):
             if mark in _MARKS:
-                self._draw_mark(painter, mark, cell_rect(index // 3, index % 3))
+                self._draw_mark(painter, mark, cell_rect(index // 3, index % 3),
+                                LVLM_COLORS if getattr(state, "lvlm_style", False) else None)
 
         if segment is not None:
             # The line itself goes on top, narrower than a mark's stroke, so where it runs along a
@@ -126,9 +141,17 @@ class TicTacToeRenderer(Renderer):
             painter.setPen(pen)
             painter.drawLine(segment)
 
-        if grid_labels:
-            centers = [area.top() + (i + 0.5) * cell for i in range(3)]
-            draw_grid_labels(painter, area, centers, [area.left() + (i + 0.5) * cell for i in range(3)])
+        rows = [area.top() + (i + 0.5) * cell for i in range(3)]
+        cols = [area.left() + (i + 0.5) * cell for i in range(3)]
+        if getattr(state, "lvlm_style", False):
+            # LVLM-Playground's boards: rows A-C down the left and columns 1-3 on top, always.
+            band = area.width() / (1 - 2 * MARGIN) * MARGIN
+            f, ink = font(band * 0.55, bold=True), color(THEME.ink)
+            for i in range(3):
+                draw_text_centered(painter, "ABC"[i], f, QPointF(area.left() - band / 2, rows[i]), ink)
+                draw_text_centered(painter, str(i + 1), f, QPointF(cols[i], area.top() - band / 2), ink)
+        elif grid_labels:
+            draw_grid_labels(painter, area, rows, cols)
         painter.restore()
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
@@ -160,10 +183,10 @@ class TicTacToeRenderer(Renderer):
         painter.drawRoundedRect(cell.adjusted(inset, inset, -inset, -inset), size * 0.07, size * 0.07)
 
     @staticmethod
-    def _draw_mark(painter: QPainter, mark: str, cell: QRectF) -> None:
+    def _draw_mark(painter: QPainter, mark: str, cell: QRectF, palette: Sequence[str] | None = None) -> None:
         size = cell.width()
         seat = _MARKS.index(mark)
-        pen = QPen(color(THEME.player_colors[seat]), size * _MARK_WIDTH)
+        pen = QPen(color((palette or THEME.player_colors)[seat]), size * _MARK_WIDTH)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)

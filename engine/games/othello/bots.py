@@ -1,4 +1,5 @@
-"""Othello's built-in bots: greedy (most discs flipped) and alpha-beta with GameBot's heuristic.
+"""Othello's built-in bots: greedy (most discs flipped), alpha-beta with GameBot's heuristic, and
+alpha-beta on the disc difference (LVLM-Playground's Reversi opponent).
 
 The alpha-beta bot is the generic :class:`~engine.bots.search.SearchTreeBot` (depth 3, like
 LVLM-Playground's Reversi opponent) with the weights of GameBot's reference "algorithm" player turned
@@ -30,12 +31,11 @@ from engine.games.othello.rules import (
     _shift,
     flips,
     legal_mask,
-    parse_cell,
     wedge_moves,
 )
 from engine.players import Observation
 
-__all__ = ["AlphaBetaBot", "GreedyBot", "evaluate", "features"]
+__all__ = ["AlphaBetaBot", "DiscDifferenceBot", "GreedyBot", "PositionalBot", "evaluate", "features"]
 
 CORNER, NEAR_EMPTY_CORNER, EDGE, WEDGE, FRONTIER, MOBILITY = 100, -50, 30, 80, -2, 2
 
@@ -95,7 +95,7 @@ def evaluate(state: OthelloState, seat: Seat) -> float:
 
 def flip_count(state: OthelloState, action: Action) -> int:
     """How many discs ``action`` flips for the mover (0 for a pass)."""
-    index = parse_cell(action) if action != PASS else None
+    index = state.naming.read(action) if action != PASS else None
     if index is None:
         return 0
     return _count(flips(state.discs(state.mover), state.discs(1 - state.mover), index))
@@ -144,13 +144,49 @@ class AlphaBetaBot(SearchTreeBot):
         assert isinstance(state, OthelloState)
         if action == PASS:
             return "no legal move: pass"
-        index = parse_cell(action)
+        index = state.naming.read(action)
         notes = []
+        own, opp = state.discs(state.mover), state.discs(1 - state.mover)
         if index in CORNERS:
             notes.append("takes a corner")
-        elif action in wedge_moves(state.discs(state.mover), state.discs(1 - state.mover), state.wedge):
+        elif action in wedge_moves(own, opp, state.wedge, state.naming.cells):
             notes.append("wedges into an edge")
         notes.append(f"flips {flip_count(state, action)}")
         after = state.apply(action)
         notes.append(f"leaves the opponent {len(after.moves_of(1 - state.mover))} move(s)")
         return f"{action}: {', '.join(notes)}; " + super().explain(observation, action, values)
+
+
+class PositionalBot(AlphaBetaBot):
+    """:class:`AlphaBetaBot` under the name Reversi offers it by (``"positional"``): its
+    ``"alphabeta"`` is LVLM-Playground's :class:`DiscDifferenceBot`."""
+
+    spec = "positional"
+    label = "Alpha-beta (positional)"
+
+
+class DiscDifferenceBot(SearchTreeBot):
+    """LVLM-Playground's Reversi opponent: depth-3 alpha-beta whose positions at the horizon are worth
+    the searcher's discs minus the opponent's.
+
+    The reference code scores the horizon from the side to move there rather than from the searcher,
+    which flips the sign on odd plies; PlayTrace searches the evaluation the paper describes ("alpha-beta
+    pruning over simulated moves with a scoring system", the disc difference), from the searcher's side
+    throughout. A pass is a ply here, as it is in the rules; a finished game is a win or loss (see
+    :class:`~engine.bots.search.SearchTreeBot`).
+    """
+
+    spec = "alphabeta"
+    label = "Alpha-beta (disc difference)"
+    depth = 3
+
+    def heuristic(self, state: State, seat: Seat) -> float:
+        assert isinstance(state, OthelloState)
+        return float(state.discs(seat).bit_count() - state.discs(1 - seat).bit_count())
+
+    def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
+        state = observation.state
+        assert isinstance(state, OthelloState)
+        if action == PASS:
+            return "no legal move: pass"
+        return f"{action}: flips {flip_count(state, action)}; " + super().explain(observation, action, values)

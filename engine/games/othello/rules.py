@@ -21,6 +21,10 @@ Two options:
     (any odd gap of 1, 3 or 5 empty edge squares between two opposing edge discs) or ``"gap1"`` (the
     reference code: both immediate neighbours along the edge are opposing discs).
 
+Cells are named through the state's :class:`Naming` (a class attribute): :class:`OthelloState` uses
+GameBot's ``"(D,3)"``; :class:`~engine.games.othello.reversi.ReversiState` subclasses it with
+LVLM-Playground's ``"D3"`` (row letter, column number) and shares every rule here.
+
 The board is kept as two 64-bit integers (bit ``8 * row + col``, row 0 = row 1, col 0 = column A), so
 move generation is a handful of shifts; random play and the alpha-beta bot stay fast in pure Python.
 """
@@ -30,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from engine.controls import Button, Panel
@@ -53,14 +57,18 @@ __all__ = [
     "CORNERS",
     "PASS",
     "SYMBOLS",
+    "GAMEBOT_NAMING",
+    "Naming",
     "Othello",
     "OthelloState",
     "action_of",
     "bits_of",
     "cell_of",
+    "check_legal",
     "flips",
     "legal_mask",
     "parse_cell",
+    "read_board",
     "wedge_moves",
 ]
 
@@ -79,7 +87,6 @@ ACTIONS: tuple[Action, ...] = (
     *(f"({COLUMNS[i % SIZE]},{i // SIZE + 1})" for i in range(SIZE * SIZE)),
     PASS,
 )
-_INDEX = {a: i for i, a in enumerate(ACTIONS[:-1])}
 CORNERS: tuple[int, ...] = (0, 7, 56, 63)
 CORNER_MASK = sum(1 << i for i in CORNERS)
 EDGE_MASK = sum(1 << i for i in range(64) if i // 8 in (0, 7) or i % 8 in (0, 7)) & ~CORNER_MASK
@@ -178,6 +185,27 @@ def cell_of(text: str) -> Action | None:
     return None if index is None else ACTIONS[index]
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Naming:
+    """How a state writes its cells: the 64 names in reading order, how it reads one back, and the
+    hint an error message gives. Othello writes ``"(D,3)"`` (column letter, row number); Reversi
+    (:mod:`engine.games.othello.reversi`) writes ``"D3"`` with the row letter first. The rules never
+    look at names: they work on cell indices, and a state turns names into indices and back through
+    its class's naming."""
+
+    cells: tuple[Action, ...]
+    read: Callable[[str], int | None]
+    hint: str
+    index: Mapping[Action, int] = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {a: i for i, a in enumerate(self.cells)})
+
+
+#: GameBot's naming: ``"(D,3)"`` is column D, row 3.
+GAMEBOT_NAMING = Naming(ACTIONS[:-1], parse_cell, "cells are written (column,row) such as (D,3)")
+
+
 def _edge_line(index: int) -> list[int] | None:
     """The edge (eight cell indices in order) a non-corner edge cell lies on, or ``None``."""
     row, col = divmod(index, SIZE)
@@ -190,14 +218,17 @@ def _edge_line(index: int) -> list[int] | None:
     return None
 
 
-def wedge_moves(own: int, opp: int, mode: str = "paper") -> list[Action]:
+def wedge_moves(
+    own: int, opp: int, mode: str = "paper", names: Sequence[Action] = ACTIONS
+) -> list[Action]:
     """The legal moves of the side owning ``own`` that create a wedge (GameBot's second question).
 
     A wedge move is a legal move on a non-corner edge square lying in a gap of empty squares along
     that edge which is bounded on both sides by opposing discs. ``mode="paper"`` accepts gaps of 1,
     3 or 5 squares (GameBot's paper: "any odd number of spaces"; stability is not checked, as in
     both the paper's example and the reference code); ``mode="gap1"`` is the reference code: both
-    immediate neighbours along the edge are opposing discs. Cells are in reading order.
+    immediate neighbours along the edge are opposing discs. Cells are in reading order, written
+    with ``names`` (the 64 cell names in reading order; GameBot's by default).
     """
     if mode not in WEDGE_MODES:
         raise ValueError(f"wedge mode must be one of {', '.join(WEDGE_MODES)}, not {mode!r}")
@@ -218,7 +249,7 @@ def wedge_moves(own: int, opp: int, mode: str = "paper") -> list[Action]:
         bounded = opp >> line[left - 1] & 1 and opp >> line[right + 1] & 1
         gap = right - left + 1
         if bounded and (gap == 1 if mode == "gap1" else gap in (1, 3, 5)):
-            found.append(ACTIONS[index])
+            found.append(names[index])
     return found
 
 
@@ -236,6 +267,8 @@ class OthelloState(State):
     """
 
     game_id: ClassVar[str] = "othello"
+    #: How this state writes and reads cells (see :class:`Naming`).
+    naming: ClassVar[Naming] = GAMEBOT_NAMING
 
     black: int
     white: int
@@ -256,7 +289,7 @@ class OthelloState(State):
 
     def moves_of(self, seat: Seat) -> list[Action]:
         """The cells ``seat`` could play if it were its turn, in reading order (no ``"pass"``)."""
-        return [ACTIONS[i] for i in bits_of(self.moves_mask(seat))]
+        return [self.naming.cells[i] for i in bits_of(self.moves_mask(seat))]
 
     @property
     def cells(self) -> tuple[str, ...]:
@@ -266,8 +299,8 @@ class OthelloState(State):
         )
 
     def at(self, action: Action) -> str:
-        """``"B"``, ``"W"`` or ``""`` at a cell such as ``"(D,4)"``."""
-        index = _INDEX[action]
+        """``"B"``, ``"W"`` or ``""`` at a cell such as ``"(D,4)"`` (written in the state's naming)."""
+        index = self.naming.index[action]
         return "B" if self.black >> index & 1 else "W" if self.white >> index & 1 else ""
 
     def counts(self) -> tuple[int, int]:
@@ -306,11 +339,9 @@ class OthelloState(State):
         if text.lower() == PASS:
             index = None
         else:
-            index = parse_cell(text)
+            index = self.naming.read(text)
             if index is None:
-                raise InvalidActionError(
-                    f"{action!r} is not a cell; cells are written (column,row) such as (D,3), or 'pass'"
-                )
+                raise InvalidActionError(f"{action!r} is not a cell; {self.naming.hint}, or 'pass'")
         if self.is_over:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
         own, opp = self.discs(self.mover), self.discs(1 - self.mover)
@@ -320,18 +351,19 @@ class OthelloState(State):
             if moves:
                 raise IllegalActionError(f"{name} has a legal move, so it may not pass")
             return dataclasses.replace(self, mover=1 - self.mover, last_action=PASS, ply=self.ply + 1)
+        cell = self.naming.cells[index]
         if not moves >> index & 1:
             if (own | opp) >> index & 1:
-                raise IllegalActionError(f"{ACTIONS[index]} is already taken")
+                raise IllegalActionError(f"{cell} is already taken")
             if not moves:
                 raise IllegalActionError(f"{name} has no legal move and must pass")
-            raise IllegalActionError(f"{ACTIONS[index]} outflanks no {SEAT_NAMES[1 - self.mover]} disc")
+            raise IllegalActionError(f"{cell} outflanks no {SEAT_NAMES[1 - self.mover]} disc")
         flipped = flips(own, opp, index)
         own |= flipped | (1 << index)
         opp &= ~flipped
         black, white = (own, opp) if self.mover == 0 else (opp, own)
         return dataclasses.replace(
-            self, black=black, white=white, mover=1 - self.mover, last_action=ACTIONS[index], ply=self.ply + 1
+            self, black=black, white=white, mover=1 - self.mover, last_action=cell, ply=self.ply + 1
         )
 
     @property
@@ -510,45 +542,65 @@ class Othello(Game):
                         raise InvalidActionError(f"{text!r} names no square; write (column,row), e.g. (D,3)")
                 else:
                     action = found[0]
-        legal = state.legal_actions(seat)
-        if action in legal:
-            return action
-        if state.is_over:
-            raise IllegalActionError(f"the game is over; {action} cannot be played")
-        if seat is not None and seat not in state.to_act:
-            raise IllegalActionError(f"seat {seat} is not to move")
-        state.apply(action)  # raises the reason: taken, flips nothing, must pass, may not pass
-        raise IllegalActionError(f"{action} is not legal here")
+        return check_legal(state, action, seat)
 
     def state_from_json(self, data: JsonDict) -> OthelloState:
         with reading_state(data, "othello", "Othello"):
-            board = data["board"]
-            if not isinstance(board, list) or len(board) != SIZE or any(
-                not isinstance(row, str) or len(row) != SIZE or set(row) - {"B", "W", EMPTY} for row in board
-            ):
-                raise ValueError('board must be 8 strings of 8 characters "B", "W" or "."')
-            black = white = 0
-            for r, row in enumerate(board):
-                for c, ch in enumerate(row):
-                    if ch == "B":
-                        black |= 1 << (r * SIZE + c)
-                    elif ch == "W":
-                        white |= 1 << (r * SIZE + c)
-            mover = data["mover"]
-            if mover not in (0, 1) or isinstance(mover, bool):
-                raise ValueError(f"mover must be 0 or 1, not {mover!r}")
-            last_action = data.get("last_action")
-            if last_action is not None and last_action not in ACTIONS:
-                raise ValueError(f"last_action {last_action!r} is not an action")
-            ply = data["ply"]
-            if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-                raise ValueError(f"ply must be a whole number, not {ply!r}")
+            fields = read_board(data, GAMEBOT_NAMING)
             wedge = data.get("wedge", "paper")
             if wedge not in WEDGE_MODES:
                 raise ValueError(f"wedge must be one of {', '.join(WEDGE_MODES)}, not {wedge!r}")
-        return OthelloState(
-            black=black, white=white, mover=mover, last_action=last_action, ply=ply, wedge=wedge
-        )
+        return OthelloState(**fields, wedge=wedge)
+
+
+def check_legal(state: OthelloState, action: Action, seat: Seat | None) -> Action:
+    """``action`` (a cell in the state's naming, or ``"pass"``) when ``seat`` may play it now.
+
+    Raises:
+        IllegalActionError: why not: the game is over, ``seat`` is not to move, the cell is taken or
+            flips nothing, a pass while a move exists, a move while only a pass is possible.
+    """
+    legal = state.legal_actions(seat)
+    if action in legal:
+        return action
+    if state.is_over:
+        raise IllegalActionError(f"the game is over; {action} cannot be played")
+    if seat is not None and seat not in state.to_act:
+        raise IllegalActionError(f"seat {seat} is not to move")
+    state.apply(action)  # raises the reason: taken, flips nothing, must pass, may not pass
+    raise IllegalActionError(f"{action} is not legal here")
+
+
+def read_board(data: JsonDict, naming: Naming) -> dict[str, object]:
+    """The fields every saved position holds (``black``, ``white``, ``mover``, ``last_action``,
+    ``ply``), read from ``data`` with cells named by ``naming``; call inside
+    :func:`~engine.games._common.reading_state`.
+
+    Raises:
+        ValueError: a field is malformed (the message names it).
+    """
+    board = data["board"]
+    if not isinstance(board, list) or len(board) != SIZE or any(
+        not isinstance(row, str) or len(row) != SIZE or set(row) - {"B", "W", EMPTY} for row in board
+    ):
+        raise ValueError('board must be 8 strings of 8 characters "B", "W" or "."')
+    black = white = 0
+    for r, row in enumerate(board):
+        for c, ch in enumerate(row):
+            if ch == "B":
+                black |= 1 << (r * SIZE + c)
+            elif ch == "W":
+                white |= 1 << (r * SIZE + c)
+    mover = data["mover"]
+    if mover not in (0, 1) or isinstance(mover, bool):
+        raise ValueError(f"mover must be 0 or 1, not {mover!r}")
+    last_action = data.get("last_action")
+    if last_action is not None and last_action != PASS and last_action not in naming.index:
+        raise ValueError(f"last_action {last_action!r} is not an action")
+    ply = data["ply"]
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise ValueError(f"ply must be a whole number, not {ply!r}")
+    return {"black": black, "white": white, "mover": mover, "last_action": last_action, "ply": ply}
 
 
 _LOOSE_CELL = re.compile(r"(?<![A-Za-z])\(?\s*([A-Ha-h])\s*[,\s]?\s*([1-8])(?!\d)")

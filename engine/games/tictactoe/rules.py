@@ -220,6 +220,7 @@ class TicTacToe(Game):
     questions: ClassVar[str | None] = ".questions:QUESTIONS"
     extractor: ClassVar[str | None] = ".answers:extract_move"
     observation: ClassVar[str | None] = ".gym:BoardObservation"
+    tasks: ClassVar[str | None] = ".lvlm"
     default_prompt: ClassVar[str] = "cot"
 
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
