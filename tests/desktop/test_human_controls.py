@@ -107,12 +107,13 @@ def test_pause_holds_the_real_time_clock_and_ticks_can_be_slowed(window: Any, qt
     async def scenario() -> None:
         setup = GameSetup("pong", [SeatSetup("human"), SeatSetup("predictor")], seed=1, delay=0)
         await window.start_game(setup)
-        await until(lambda: c.steering is not None and c.waiting_human(), what="my paddle's first tick")
+        await until(lambda: c.steering is not None and c.waiting_human() and window.acts.run.isEnabled(),
+                    what="my paddle's first tick, shown in the window")
         match = c.steering.match
         window.acts.slower.trigger()
         assert c.tick_scale == 2.0 and match.tick_scale == 2.0
         assert "0.5× speed" in window.statusBar().currentMessage()
-        assert c.running and window.acts.run.isEnabled()
+        assert c.running
         window.acts.run.trigger()  # running → paused
         assert match.clock_held
         before = c.count
