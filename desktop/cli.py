@@ -6,6 +6,8 @@
   folder each, and prints a summary table with aggregates (scores, wins, cost, invalid answers);
 - ``playtrace tournament GAME --player A --player B ...`` plays a round-robin and writes GameBot's
   score tables (:mod:`desktop.cli_tournament`); ``playtrace tournament report DIR`` rebuilds them;
+- ``playtrace tasks generate|eval|report`` makes LVLM-Playground's offline task sets, runs players on
+  them and prints the paper's per-task tables (:mod:`desktop.cli_tasks`);
 - ``playtrace show SESSION [--json]`` summarises one recorded session;
 - ``playtrace list``, ``export``, ``import``, ``games`` and ``check-model`` manage the catalogue, move
   sessions between machines, list what can be played and check that a model can be reached.
@@ -42,6 +44,8 @@ from desktop.cli_common import (
 from desktop.cli_models import cmd_check_model, cmd_games
 from desktop.cli_run import cmd_run
 from desktop.cli_sessions import cmd_export, cmd_import, cmd_list, cmd_show, model_stats, session_report
+from desktop.cli_tasks import add_parser as add_tasks_parser
+from desktop.cli_tasks import cmd_tasks
 from desktop.cli_tournament import add_parser as add_tournament_parser
 from desktop.cli_tournament import cmd_tournament
 
@@ -225,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--base-url", default=None, metavar="URL", help="an OpenAI-compatible server")
     chk.add_argument("--timeout", type=float, default=5.0, metavar="S")
     add_tournament_parser(sub, common)
+    add_tasks_parser(sub, common)
     return parser
 
 
@@ -275,6 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "games": cmd_games,
         "check-model": cmd_check_model,
         "tournament": cmd_tournament,
+        "tasks": cmd_tasks,
     }
     try:
         return handlers[args.command](args)
