@@ -42,6 +42,7 @@ class WindowActions:
     demo: QAction
     add_model: QAction
     tournament: QAction
+    open_tasks: QAction
     slower: QAction
     faster: QAction
 
@@ -95,6 +96,8 @@ def build_actions(window: MainWindow) -> WindowActions:
                        "Halve people's time per tick in real-time games"),
         tournament=_action(w, "Round-robin…", lambda: _open_tournament(w), "Ctrl+Shift+R",
                            "Play every pair of players against each other and score them (GameBot)"),
+        open_tasks=_action(w, "Open task set…", lambda: _open_task_set(w), "Ctrl+Shift+O",
+                           "View an LVLM-Playground task set and every player's answers, or take it"),
     )
 
 
@@ -102,6 +105,12 @@ def _open_tournament(window: MainWindow) -> None:
     from desktop.tournament_dialog import open_tournament_dialog
 
     open_tournament_dialog(window)
+
+
+def _open_task_set(window: MainWindow) -> None:
+    from desktop.task_viewer import choose_task_set
+
+    choose_task_set(window)
 
 
 def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
@@ -115,7 +124,8 @@ def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
 def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
     """Add the menu bar's menus and the main toolbar to ``window``; returns the toolbar."""
     menu = window.menuBar()
-    _fill(menu.addMenu("&File"), (acts.new, acts.open, None, acts.fork, acts.export, None, acts.quit))
+    _fill(menu.addMenu("&File"), (acts.new, acts.open, acts.open_tasks, None, acts.fork, acts.export, None,
+                                  acts.quit))
     _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
                                   acts.take_over, acts.hand_back, None, acts.slower, acts.faster, None,
                                   acts.tournament))
