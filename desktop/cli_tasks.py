@@ -42,6 +42,7 @@ TITLES = {
     "perceive": "Table 2 - Perceiving (cell accuracy)",
     "qa": "Table 3 - Question answering (accuracy)",
     "rules": "Table 4 - Rule following (valid-move rate)",
+    "e2e": "Table 5 - End-to-end play (mean points per game)",
 }
 #: The paper's column order.
 PAPER_ORDER = ("tictactoe", "reversi", "sudoku", "minesweeper", "gomoku", "chess")
@@ -274,7 +275,7 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         acc[1] += weight
         labels[str(rec["player"])] = str(rec.get("label") or rec["player"])
     tables = []
-    for task in [t for t in TASK_NAMES if any(k[0] == t for k in pooled)]:
+    for task in [t for t in (*TASK_NAMES, "e2e") if any(k[0] == t for k in pooled)]:
         keys = [k for k in pooled if k[0] == task]
         present = {k[1] for k in keys}
         games = [g for g in PAPER_ORDER if g in present] + sorted(present - set(PAPER_ORDER))
@@ -309,10 +310,41 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return tables
 
 
-def _cell(value: float | None, best: bool, *, markdown: bool) -> str:
+def e2e_records(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """End-to-end games among ``paths`` (session folders, or folders holding them) as report records:
+    one per finished session of a game with LVLM task definitions, scored by its ``lvlm_points`` for the
+    seat the paper's model plays (seat 0)."""
+    import engine
+    import sessions
+
+    folders: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            folders += [p for p in [path, *sorted(path.iterdir())] if (p / "events.jsonl").is_file()]
+    records = []
+    for folder in dict.fromkeys(folders):
+        try:
+            session = sessions.load_session(folder)
+            if not engine.declaration(str(session.manifest.get("game"))).tasks:
+                continue
+        except Exception:  # noqa: BLE001  (not a session of an installed LVLM game: not an e2e game)
+            continue
+        finished = next((e for e in reversed(session.events) if e.get("type") == "session_finished"), None)
+        points = ((finished or {}).get("data") or {}).get("metrics", {}).get("lvlm_points")
+        players = session.manifest.get("players") or []
+        if points is None or not players:
+            continue
+        first = players[0]
+        records.append({"task": "e2e", "game": session.manifest["game"], "player": str(first.get("spec")),
+                        "label": str(first.get("label") or first.get("spec")), "score": float(points),
+                        "scored": 1})
+    return records
+
+
+def _cell(value: float | None, best: bool, *, markdown: bool, points: bool = False) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    text = f"{value:.3f}"
+    text = f"{value:.1f}" if points else f"{value:.3f}"
     if best:
         return f"**{text}**" if markdown else f"{text}*"
     return text
@@ -324,8 +356,10 @@ def _lines(table: dict[str, Any], *, markdown: bool) -> list[list[str]]:
     for r in [*table["rows"], table["random"], table["paper_random"]]:
         if r is None:
             continue
-        cells = [_cell(r["scores"].get(g), g in r["best"], markdown=markdown) for g in table["games"]]
-        total = _cell(r["overall"], "overall" in r["best"], markdown=markdown)
+        pts = table["task"] == "e2e"
+        cells = [_cell(r["scores"].get(g), g in r["best"], markdown=markdown, points=pts)
+                 for g in table["games"]]
+        total = _cell(r["overall"], "overall" in r["best"], markdown=markdown, points=pts)
         if r["overall"] is not None and r["games"] < every:
             total += f" ({r['games']}/{every})"
         out.append([r["label"], *cells, total])
@@ -348,8 +382,14 @@ def markdown_report(tables: Sequence[dict[str, Any]]) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     from engine.tasks import TaskSetError, load_results
 
-    records = []
-    for path in _result_files(args.paths):
+    records = e2e_records(args.paths)
+    try:
+        files = _result_files(args.paths)
+    except UsageError:
+        if not records:  # neither task results nor end-to-end sessions
+            raise
+        files = []
+    for path in files:
         try:
             records.append(load_results(path))
         except TaskSetError as exc:

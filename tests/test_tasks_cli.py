@@ -123,3 +123,26 @@ def test_usage_errors_exit_2(tmp_path: Path, argv: list[str], message: str) -> N
 def test_unknown_player_exit_2(evaluated: Path) -> None:
     done = cli("tasks", "eval", str(evaluated / "sudoku-qa"), "--player", "bogus")
     assert done.returncode == 2 and "unknown player" in done.stderr
+
+
+def test_end_to_end_games_make_table_5(tmp_path: Path) -> None:
+    """End-to-end play is a normal run; the report reads its sessions' points (Table 5)."""
+    runs = tmp_path / "runs"
+    for player in ("sim", "random"):
+        done = cli("run", "sudoku", "-p", player, "-n", "2", "--max-steps", "6", "--strikes", "3",
+                   "--out", str(runs))
+        assert done.returncode == 0, done.stderr
+    report = cli("tasks", "report", str(runs), "--json")
+    assert report.returncode == 0, report.stderr
+    (table,) = [t for t in json.loads(report.stdout)["tables"] if t["task"] == "e2e"]
+    rows = {r["player"]: r["scores"]["sudoku"] for r in [*table["rows"], table["random"]] if r}
+    assert set(rows) == {"sim", "random"}
+    points = []
+    for folder in sorted(p for p in runs.iterdir() if (p / "events.jsonl").exists()):
+        lines = (folder / "events.jsonl").read_text(encoding="utf-8").splitlines()
+        finished = next(json.loads(line) for line in reversed(lines) if '"session_finished"' in line)
+        points.append((json.loads((folder / "manifest.json").read_text())["players"][0]["spec"],
+                       finished["data"]["metrics"]["lvlm_points"]))
+    for player, mean in rows.items():
+        mine = [p for spec, p in points if spec == player]
+        assert mean == pytest.approx(sum(mine) / len(mine))
