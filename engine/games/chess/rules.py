@@ -524,7 +524,7 @@ class Chess(Game):
     action_bound: ClassVar[int | None] = ACTION_BOUND
     controls: ClassVar[str] = "Click a piece, then the square it moves to (promotions make a queen)"
     bots: ClassVar[Mapping[str, str]] = {"search": ".bots:ChessSearchBot", "stockfish": ".bots:StockfishBot"}
-    default_opponent: ClassVar[str] = "search"
+    default_opponent: ClassVar[str] = "stockfish"  # labelled "Built-in search (...)" without one
     sim_bot: ClassVar[str | None] = "search"
     sim_behaviour: ClassVar[str | None] = ".sim:ChessSim"
     extractor: ClassVar[str | None] = ".answers:extract_move"
