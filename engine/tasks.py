@@ -8,14 +8,12 @@ It names no game: everything game-specific comes from the declaration through :m
 
 * :func:`generate` draws ``n`` items reproducibly: item ``k`` comes from its own random generator
   seeded with ``(game, task, seed, k)``, so the first items of a large set equal a small set's;
-* :func:`write_task_set` writes ``manifest.json`` (sorted keys, no timestamps), ``images/`` (through a
-  renderer the caller passes in: this module is Qt-free) and a ``README.md``; :func:`load_task_set`
-  reads it back;
+* :func:`write_task_set` writes ``manifest.json`` (sorted keys, no timestamps), ``images/`` (a renderer
+  the caller passes in draws them) and a ``README.md``; :func:`load_task_set` reads it back;
 * :func:`score` parses one reply and scores it: perceiving by cell accuracy (an unparsable or wrongly
   sized matrix scores 0), QA by exact letter match, rule following by the move's validity;
-* :func:`random_answer` is the paper's random baseline and :func:`sim_answer` the simulated model's
-  reply (clearly labelled simulated), both written in the paper's output formats so they go through
-  the same parsers as a real model's;
+* :func:`random_answer` is the paper's random baseline and :func:`sim_answer` the (labelled) simulated
+  model's reply, both in the paper's output formats so they go through a real model's parsers;
 * :func:`evaluate` runs a player (``random``, ``sim``, ``openai:…``, ``anthropic:…``, ``local:…``) over
   a set concurrently, recording API faults per item;
 * :func:`overall` weighs per-game scores by the reference code's ability ratings (spec §1.3, §2.0).
@@ -27,6 +25,7 @@ import asyncio
 import dataclasses
 import json
 import math
+import os
 import random
 import re
 import time
@@ -651,11 +650,12 @@ def results_json(ts: TaskSet, player: str, label: str, results: Sequence[ItemRes
 
 def write_results(folder: str | Path, ts: TaskSet, player: str, label: str,
                   results: Sequence[ItemResult]) -> Path:
-    """Write ``folder/results/<player-slug>.json`` and return its path."""
+    """Write ``folder/results/<player-slug>.json`` (whole or not at all) and return its path."""
     out = Path(folder) / "results"
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{player_slug(player)}.json"
-    path.write_text(_dump(results_json(ts, player, label, results)), encoding="utf-8")
+    path, tmp = out / f"{player_slug(player)}.json", out / f".{player_slug(player)}.json.tmp"
+    tmp.write_text(_dump(results_json(ts, player, label, results)), encoding="utf-8")
+    os.replace(tmp, path)
     return path
 
 
