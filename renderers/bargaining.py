@@ -18,18 +18,25 @@ Run ``python -m renderers.bargaining`` to write a sample picture to the current 
 
 from __future__ import annotations
 
-import argparse
 import functools
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 
-from renderers.base import THEME, Renderer, centered_square, color, font, write_sample
+from renderers.base import (
+    THEME,
+    Renderer,
+    centered_square,
+    color,
+    font,
+    played_state,
+    sample_parser,
+    write_sample,
+)
 
 __all__ = ["ITEM_COLORS", "BargainingRenderer", "parse_division"]
 
@@ -443,21 +450,9 @@ class BargainingRenderer(Renderer):
                 self._text(painter, line, worth, f, muted, right)
 
 
-def _played_state(seed: int, actions: Sequence[str]) -> Any:
-    """A real game after ``actions``."""
-    import engine
-
-    state = engine.make("bargaining").initial_state(seed=seed)
-    for action in actions:
-        state = state.apply(action)
-    return state
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample bargaining picture (``bargaining-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.bargaining", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("bargaining-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(BargainingRenderer, main.__doc__, highlight="a division or Agree to point at")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--actions",
@@ -470,10 +465,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='actions to play from the start, e.g. "P1: (3, 0, 1), P2: (1, 7, 0)" Agree',
     )
     parser.add_argument("--seat", type=int, choices=(0, 1), default=None, help="draw this seat's view")
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=(), help="a division or Agree to point at")
     args = parser.parse_args(argv)
-    state = _played_state(args.seed, args.actions)
+    state = played_state("bargaining", args.actions, args.seed)
     if args.seat is not None:
         state = state.observe(args.seat)
     return write_sample(BargainingRenderer(), state, args)

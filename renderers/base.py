@@ -15,11 +15,13 @@ import dataclasses
 import functools
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import (
+    QBrush,
     QColor,
     QFont,
     QFontDatabase,
@@ -27,6 +29,8 @@ from PySide6.QtGui import (
     QImage,
     QPainter,
     QPainterPath,
+    QPen,
+    QRadialGradient,
 )
 
 import assets
@@ -34,6 +38,8 @@ import assets
 __all__ = [
     "FONT_FAMILY_FALLBACK",
     "MARGIN",
+    "GridGeometry",
+    "SpriteCache",
     "PNG_QUALITY",
     "THEME",
     "Renderer",
@@ -48,7 +54,12 @@ __all__ = [
     "font",
     "font_family",
     "mono_font",
+    "played_state",
+    "shaded_disc",
+    "sprite_canvas",
+    "sample_parser",
     "text_path",
+    "unique_items",
     "write_sample",
 ]
 
@@ -64,6 +75,8 @@ FONT_FAMILY_FALLBACK = "DejaVu Sans"
 _DOTS_PER_METRE = 3780
 
 _app: QGuiApplication | None = None
+
+_Item = TypeVar("_Item", bound=Hashable)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -236,6 +249,124 @@ def board_rect(rect: QRectF) -> QRectF:
     return square.adjusted(inset, inset, -inset, -inset)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class GridGeometry:
+    """A board of ``rows`` x ``cols`` equal square cells filling ``area``, row 0 at the top: where a
+    cell is drawn and which cell a pixel falls in (so painting, :meth:`Renderer.hit_test` and
+    :meth:`Renderer.cell_rect` agree)."""
+
+    area: QRectF
+    rows: int
+    cols: int
+
+    @classmethod
+    def of(cls, rect: QRectF, rows: int, cols: int | None = None) -> GridGeometry:
+        """The grid on the square board drawn in ``rect`` (see :func:`board_rect`); square by default."""
+        return cls(board_rect(rect), rows, rows if cols is None else cols)
+
+    @classmethod
+    def sized(cls, width: float, height: float, rows: int, cols: int | None = None) -> GridGeometry:
+        """The grid of a ``width`` x ``height`` drawing."""
+        return cls.of(QRectF(0, 0, width, height), rows, cols)
+
+    @property
+    def cell(self) -> float:
+        """A cell's side in pixels."""
+        return self.area.width() / self.cols
+
+    @property
+    def band(self) -> float:
+        """The width of the :data:`MARGIN` band around the board (where coordinates are written)."""
+        return self.area.width() / (1 - 2 * MARGIN) * MARGIN
+
+    def cell_rect(self, r: int, c: int) -> QRectF:
+        """The square of cell (``r``, ``c``)."""
+        cell = self.cell
+        return QRectF(self.area.left() + c * cell, self.area.top() + r * cell, cell, cell)
+
+    def center(self, r: int, c: int) -> QPointF:
+        """The centre of cell (``r``, ``c``)."""
+        cell = self.cell
+        return QPointF(self.area.left() + (c + 0.5) * cell, self.area.top() + (r + 0.5) * cell)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The cell ``(row, col)`` under pixel (``x``, ``y``); ``None`` off the board."""
+        area = self.area
+        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
+            return None
+        cell = self.cell
+        col = min(self.cols - 1, int((x - area.left()) // cell))
+        row = min(self.rows - 1, int((y - area.top()) // cell))
+        return row, col
+
+
+class SpriteCache:
+    """Small pictures (a piece at a cell size) drawn once and reused every frame, by key; emptied
+    whenever it holds ``limit`` of them (a crude bound: a window resized many times leaves old sizes
+    behind)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._sprites: dict[Hashable, QImage] = {}
+
+    def get(self, key: Hashable) -> QImage | None:
+        return self._sprites.get(key)
+
+    def keep(self, key: Hashable, sprite: QImage) -> QImage:
+        """Store ``sprite`` under ``key`` and return it."""
+        if len(self._sprites) >= self.limit:
+            self._sprites.clear()
+        self._sprites[key] = sprite
+        return sprite
+
+
+def sprite_canvas(side: int) -> tuple[QImage, QPainter]:
+    """A transparent ``side`` x ``side`` picture and an antialiased painter on it (end it when done)."""
+    sprite = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+    sprite.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(sprite)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    return sprite, painter
+
+
+def shaded_disc(
+    painter: QPainter,
+    center: QPointF,
+    radius: float,
+    stops: Sequence[tuple[float, str]],
+    rim: QColor,
+    rim_width: float,
+    *,
+    shadow: QPointF,
+    shadow_alpha: int,
+    spread: float,
+) -> None:
+    """A round stone or disc lit from the upper left: its shadow (``shadow`` away from ``center``, at
+    ``shadow_alpha``), a radial gradient through the colour ``stops`` reaching ``spread`` radii from
+    the light, and a ``rim`` outline ``rim_width`` wide."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(0, 0, 0, shadow_alpha))
+    painter.drawEllipse(center + shadow, radius, radius)
+    light = center + QPointF(-0.35 * radius, -0.4 * radius)
+    shade = QRadialGradient(light, radius * spread)
+    for at, hex_rgb in stops:
+        shade.setColorAt(at, QColor(hex_rgb))
+    painter.setPen(QPen(rim, rim_width))
+    painter.setBrush(QBrush(shade))
+    painter.drawEllipse(center, radius, radius)
+
+
+def unique_items(items: Iterable[str], parse: Callable[[str], _Item | None]) -> list[_Item]:
+    """What ``parse`` reads from each of ``items`` (highlights, say), in first-seen order without
+    repeats; items it cannot read (``None``) are ignored."""
+    seen: dict[_Item, None] = {}
+    for item in items:
+        parsed = parse(item)
+        if parsed is not None:
+            seen.setdefault(parsed, None)
+    return list(seen)
+
+
 def draw_grid_labels(
     painter: QPainter, board: QRectF, row_centers: Sequence[float], col_centers: Sequence[float]
 ) -> None:
@@ -390,18 +521,53 @@ def encode_png(image: QImage) -> bytes:
     return bytes(data.data())
 
 
+def sample_parser(
+    renderer: type[Renderer],
+    description: str | None,
+    *,
+    highlight: str | None = None,
+    grid_labels: str | None = None,
+    board: bool = True,
+) -> argparse.ArgumentParser:
+    """The command line of a renderer module's ``main`` (``python -m renderers.<module>``) before the
+    game's own options: ``--out`` (``<game>-sample.png`` by default), ``--size`` and, for a ``board``,
+    ``--grid-labels`` and ``--highlight`` with the given help texts. :func:`write_sample` reads them."""
+    # Named from the file: run as ``python -m``, the renderer's module is ``__main__``.
+    module = Path(getattr(sys.modules.get(renderer.__module__), "__file__", None) or renderer.__module__).stem
+    parser = argparse.ArgumentParser(prog=f"python -m renderers.{module}", description=description)
+    parser.add_argument("--out", type=Path, default=Path(f"{renderer.game_id}-sample.png"))
+    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    if board:
+        parser.add_argument("--grid-labels", action="store_true", help=grid_labels)
+        parser.add_argument("--highlight", nargs="*", default=(), help=highlight)
+    return parser
+
+
+def played_state(game: str, actions: Iterable[str], seed: int = 0, **options: Any) -> Any:
+    """A real game of ``game`` (made with ``options``) from ``seed`` after ``actions``: the state a
+    renderer module's sample picture shows."""
+    import engine  # only the sample command needs the games
+
+    state = engine.make(game, **options).initial_state(seed=seed)
+    for action in actions:
+        state = state.apply(action)
+    return state
+
+
 def write_sample(renderer: Renderer, state: Any, args: argparse.Namespace) -> int:
     """Write the picture of a renderer module's ``main`` and say where it went.
 
     Args:
         renderer: The renderer to draw with.
         state: The state to draw.
-        args: The parsed command line; ``out``, ``size``, ``highlight`` and ``grid_labels`` are read.
+        args: The parsed command line (see :func:`sample_parser`); ``out`` and ``size`` are read, and
+            ``highlight`` and ``grid_labels`` where it has them.
 
     Returns:
         The exit status (0).
     """
-    data = renderer.png(state, args.size, args.size, highlight=args.highlight, grid_labels=args.grid_labels)
+    highlight, grid_labels = getattr(args, "highlight", ()), getattr(args, "grid_labels", False)
+    data = renderer.png(state, args.size, args.size, highlight=highlight, grid_labels=grid_labels)
     args.out.write_bytes(data)
     print(f"wrote {args.out} ({len(data)} bytes)")
     return 0

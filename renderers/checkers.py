@@ -13,19 +13,26 @@ Run ``python -m renderers.checkers`` to write a sample picture to the current fo
 
 from __future__ import annotations
 
-import argparse
 import functools
 import math
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
 
-from renderers.base import THEME, Renderer, board_rect, color, draw_grid_labels, write_sample
+from renderers.base import (
+    THEME,
+    GridGeometry,
+    Renderer,
+    color,
+    draw_grid_labels,
+    played_state,
+    sample_parser,
+    write_sample,
+)
 
 __all__ = ["CheckersRenderer", "parse_squares"]
 
@@ -92,12 +99,9 @@ class CheckersRenderer(Renderer):
         grid_labels: bool = False,
     ) -> None:
         """Draw the frame, the squares, the last move, highlights, the pieces and the coordinates."""
-        area = board_rect(rect)
-        cell = area.width() / 8
+        grid = GridGeometry.of(rect, 8)
+        area, cell, square = grid.area, grid.cell, grid.cell_rect
         board = _board(state)
-
-        def square(r: int, c: int) -> QRectF:
-            return QRectF(area.left() + c * cell, area.top() + r * cell, cell, cell)
 
         painter.save()
         frame = cell * 0.12
@@ -213,18 +217,10 @@ class CheckersRenderer(Renderer):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.drawEllipse(points[0], width * 0.9, width * 0.9)
 
-    def _geometry(self, width: int, height: int) -> tuple[QRectF, float]:
-        area = board_rect(QRectF(0, 0, width, height))
-        return area, area.width() / 8
-
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The square ``"(r,c)"`` under pixel (``x``, ``y``), light or dark; ``None`` off the board."""
-        area, cell = self._geometry(width, height)
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        col = min(7, int((x - area.left()) // cell))
-        row = min(7, int((y - area.top()) // cell))
-        return f"({row},{col})"
+        spot = GridGeometry.sized(width, height, 8).cell_at(x, y)
+        return None if spot is None else f"({spot[0]},{spot[1]})"
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -233,36 +229,25 @@ class CheckersRenderer(Renderer):
         squares = parse_squares(item)
         if not squares:
             return None
-        r, c = squares[-1]
-        area, cell = self._geometry(width, height)
-        return QRectF(area.left() + c * cell, area.top() + r * cell, cell, cell)
-
-
-def _played_state(moves: Sequence[str]) -> Any:
-    """A real game after ``moves``."""
-    import engine
-
-    state = engine.make("checkers").initial_state(seed=0)
-    for move in moves:
-        state = state.apply(move)
-    return state
+        return GridGeometry.sized(width, height, 8).cell_rect(*squares[-1])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample checkers picture (``checkers-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.checkers", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("checkers-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(
+        CheckersRenderer,
+        main.__doc__,
+        highlight='squares or moves, e.g. "(3,2)->(5,4)"',
+        grid_labels="(always drawn for checkers)",
+    )
     parser.add_argument(
         "--moves",
         nargs="*",
         default=["(2,1)->(3,2)", "(5,4)->(4,3)"],
         help='moves to play from the start, e.g. "(2,1)->(3,2)"',
     )
-    parser.add_argument("--grid-labels", action="store_true", help="(always drawn for checkers)")
-    parser.add_argument("--highlight", nargs="*", default=(), help='squares or moves, e.g. "(3,2)->(5,4)"')
     args = parser.parse_args(argv)
-    return write_sample(CheckersRenderer(), _played_state(args.moves), args)
+    return write_sample(CheckersRenderer(), played_state("checkers", args.moves), args)
 
 
 if __name__ == "__main__":

@@ -18,24 +18,25 @@ Run ``python -m renderers.chess`` to write a sample picture to the current folde
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QRadialGradient
 
 from renderers.base import (
-    MARGIN,
     THEME,
+    GridGeometry,
     Renderer,
-    board_rect,
+    SpriteCache,
     color,
     draw_text_centered,
     font,
+    played_state,
+    sample_parser,
+    sprite_canvas,
     text_path,
     write_sample,
 )
@@ -77,12 +78,9 @@ class ChessRenderer(Renderer):
         grid_labels: bool = False,
     ) -> None:
         """Draw the squares, the last move, check, highlights, pieces and the coordinates."""
-        area = board_rect(rect)
-        cell = area.width() / 8
+        grid = GridGeometry.of(rect, 8)
+        area, cell, square = grid.area, grid.cell, grid.cell_rect
         placement: str = state.placement
-
-        def square(r: int, c: int) -> QRectF:
-            return QRectF(area.left() + c * cell, area.top() + r * cell, cell, cell)
 
         painter.save()
         painter.setPen(Qt.PenStyle.NoPen)
@@ -120,7 +118,7 @@ class ChessRenderer(Renderer):
                 sprite = _piece_sprite(symbol, round(cell * 4) / 4)
                 painter.drawImage(QPointF(round(box.left()), round(box.top())), sprite)
 
-        band = area.width() / (1 - 2 * MARGIN) * MARGIN
+        band = grid.band
         labels = font(band * 0.42, bold=True)
         ink = color(THEME.ink_muted)
         offset = frame + (band - frame) / 2
@@ -153,13 +151,8 @@ class ChessRenderer(Renderer):
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The square (``"e2"``) under pixel (``x``, ``y``); ``None`` off the board."""
-        area = board_rect(QRectF(0, 0, width, height))
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        cell = area.width() / 8
-        col = min(7, int((x - area.left()) // cell))
-        row = min(7, int((y - area.top()) // cell))
-        return f"{_FILES[col]}{8 - row}"
+        spot = GridGeometry.sized(width, height, 8).cell_at(x, y)
+        return None if spot is None else f"{_FILES[spot[1]]}{8 - spot[0]}"
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -172,9 +165,7 @@ class ChessRenderer(Renderer):
             spot = parse_square(squares[1]) if squares else None
         if spot is None:
             return None
-        area = board_rect(QRectF(0, 0, width, height))
-        cell = area.width() / 8
-        return QRectF(area.left() + spot[1] * cell, area.top() + spot[0] * cell, cell, cell)
+        return GridGeometry.sized(width, height, 8).cell_rect(*spot)
 
 
 def _glyph(symbol: str, size: float, outline: bool) -> QPainterPath:
@@ -193,11 +184,7 @@ def _piece_sprite(symbol: str, size: float) -> QImage:
     sprite = _SPRITES.get(key)
     if sprite is not None:
         return sprite
-    side = int(size) + 2
-    sprite = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
-    sprite.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(sprite)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    sprite, painter = sprite_canvas(int(size) + 2)
     solid = _glyph(symbol, size, outline=False)
     white = symbol.isupper()
     body, rim = (QColor("#FFFFFF"), QColor("#1B1B1B")) if white else (QColor("#161514"), QColor("#F4F1EA"))
@@ -220,36 +207,29 @@ def _piece_sprite(symbol: str, size: float) -> QImage:
         painter.setBrush(rim)
         painter.drawPath(_glyph(symbol, size, outline=True))
     painter.end()
-    if len(_SPRITES) >= 240:
-        _SPRITES.clear()  # a crude bound: a window resized many times leaves old sizes behind
-    _SPRITES[key] = sprite
-    return sprite
+    return _SPRITES.keep(key, sprite)
 
 
 #: Piece sprites by (symbol, cell size in quarter pixels).
-_SPRITES: dict[tuple[str, float], QImage] = {}
+_SPRITES = SpriteCache(240)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample chess picture (``chess-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.chess", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("chess-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(
+        ChessRenderer,
+        main.__doc__,
+        highlight="squares or moves to mark, e.g. e4 Nf3",
+        grid_labels="(coordinates are always drawn)",
+    )
     parser.add_argument(
         "--moves",
         nargs="*",
         default=["e4", "e5", "Nf3", "Nc6", "Bb5"],
         help="SAN moves to play from the start",
     )
-    parser.add_argument("--grid-labels", action="store_true", help="(coordinates are always drawn)")
-    parser.add_argument("--highlight", nargs="*", default=(), help="squares or moves to mark, e.g. e4 Nf3")
     args = parser.parse_args(argv)
-    import engine
-
-    state = engine.make("chess").initial_state(seed=0)
-    for move in args.moves:
-        state = state.apply(move)
-    return write_sample(ChessRenderer(), state, args)
+    return write_sample(ChessRenderer(), played_state("chess", args.moves), args)
 
 
 if __name__ == "__main__":

@@ -11,11 +11,9 @@ Run ``python -m renderers.connect4`` to write a sample picture to the current fo
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -30,6 +28,8 @@ from renderers.base import (
     color,
     draw_text_centered,
     font,
+    sample_parser,
+    unique_items,
     write_sample,
 )
 
@@ -138,7 +138,7 @@ class ConnectFourRenderer(Renderer):
             painter.setBrush(color("#FFFFFF", 210) if mark == "X" else color(DISC["O"][1], 230))
             painter.drawEllipse(centre, cell * 0.09, cell * 0.09)
 
-        for r, c in _unique_cells(highlight):
+        for r, c in unique_items(highlight, parse_cell):
             hole = lay.hole(r, c)
             grow = cell * 0.05
             painter.setPen(QPen(color(THEME.highlight, 240), max(1.5, cell * 0.07)))
@@ -205,16 +205,6 @@ class ConnectFourRenderer(Renderer):
         return _Layout(QRectF(0, 0, width, height)).cell_rect(*cell)
 
 
-def _unique_cells(actions: Iterable[str]) -> list[tuple[int, int]]:
-    """Cells named by ``actions`` in first-seen order; non-cell entries are ignored."""
-    seen: dict[tuple[int, int], None] = {}
-    for action in actions:
-        parsed = parse_cell(action)
-        if parsed is not None:
-            seen.setdefault(parsed, None)
-    return list(seen)
-
-
 def _played_state(columns: Sequence[int]) -> Any:
     """A real game after dropping discs into ``columns`` from the start."""
     import engine
@@ -227,9 +217,7 @@ def _played_state(columns: Sequence[int]) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Connect Four picture (``connect4-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.connect4", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("connect4-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(ConnectFourRenderer, main.__doc__, highlight='cells to mark, e.g. "(0,1)"')
     parser.add_argument(
         "--columns",
         nargs="*",
@@ -237,8 +225,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[3, 3, 2, 4, 1, 2, 0],
         help="columns to drop discs into from the start, e.g. 3 3 2",
     )
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=(), help='cells to mark, e.g. "(0,1)"')
     args = parser.parse_args(argv)
     return write_sample(ConnectFourRenderer(), _played_state(args.columns), args)
 

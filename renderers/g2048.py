@@ -9,13 +9,11 @@ Run ``python -m renderers.g2048`` to write a sample picture to the current folde
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import functools
 import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -29,6 +27,7 @@ from renderers.base import (
     draw_grid_labels,
     draw_text_centered,
     font,
+    sample_parser,
     text_path,
     write_sample,
 )
@@ -365,14 +364,10 @@ def _played_state(seed: int, moves: int) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample 2048 picture (``2048-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.g2048", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("2048-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(G2048Renderer, main.__doc__, highlight="directions to draw as arrows")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--grid-labels", action="store_true")
     parser.add_argument("--showcase", action="store_true", help="draw every tile colour instead of a game")
-    parser.add_argument("--highlight", nargs="*", default=(), help="directions to draw as arrows")
     args = parser.parse_args(argv)
     state = _showcase_state() if args.showcase else _played_state(args.seed, args.moves)
     return write_sample(G2048Renderer(), state, args)

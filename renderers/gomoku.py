@@ -16,12 +16,10 @@ Run ``python -m renderers.gomoku`` to write a sample picture to the current fold
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -33,10 +31,23 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
-    QRadialGradient,
 )
 
-from renderers.base import MARGIN, THEME, Renderer, board_rect, color, draw_text_centered, font, write_sample
+from renderers.base import (
+    THEME,
+    GridGeometry,
+    Renderer,
+    SpriteCache,
+    color,
+    draw_text_centered,
+    font,
+    played_state,
+    sample_parser,
+    shaded_disc,
+    sprite_canvas,
+    unique_items,
+    write_sample,
+)
 
 __all__ = ["GomokuRenderer", "parse_point"]
 
@@ -86,12 +97,9 @@ class GomokuRenderer(Renderer):
     ) -> None:
         """Draw the board and coordinates (cached), the stones, the winning line, highlights and the
         last-move dot."""
-        area = board_rect(rect)
-        cell = area.width() / _SIZE
+        grid = GridGeometry.of(rect, _SIZE)
+        cell, center = grid.cell, grid.center
         cells: Sequence[str] = state.cells
-
-        def center(r: int, c: int) -> QPointF:
-            return QPointF(area.left() + (c + 0.5) * cell, area.top() + (r + 0.5) * cell)
 
         painter.save()
         board = _board_image(rect.width(), rect.height())
@@ -113,7 +121,7 @@ class GomokuRenderer(Renderer):
             painter.drawLine(center(*divmod(first, _SIZE)), center(*divmod(last, _SIZE)))
 
         # Highlights go over the stones, so a marked point shows whether it is empty or not.
-        for r, c in _unique_points(highlight):
+        for r, c in unique_items(highlight, parse_point):
             occupied = cells[r * _SIZE + c] in ("B", "W")
             painter.setPen(QPen(color(THEME.highlight), max(1.5, cell * 0.09)))
             painter.setBrush(Qt.BrushStyle.NoBrush if occupied else QBrush(color("#FDE68A", 170)))
@@ -131,13 +139,8 @@ class GomokuRenderer(Renderer):
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The intersection ``"H8"`` nearest pixel (``x``, ``y``), whatever is on it; ``None`` off the
         board."""
-        area = board_rect(QRectF(0, 0, width, height))
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        cell = area.width() / _SIZE
-        col = min(_SIZE - 1, int((x - area.left()) // cell))
-        row = min(_SIZE - 1, int((y - area.top()) // cell))
-        return f"{_COLUMNS[col]}{row + 1}"
+        spot = GridGeometry.sized(width, height, _SIZE).cell_at(x, y)
+        return None if spot is None else f"{_COLUMNS[spot[1]]}{spot[0] + 1}"
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -147,10 +150,7 @@ class GomokuRenderer(Renderer):
         parsed = parse_point(item)
         if parsed is None:
             return None
-        area = board_rect(QRectF(0, 0, width, height))
-        cell = area.width() / _SIZE
-        row, col = parsed
-        return QRectF(area.left() + col * cell, area.top() + row * cell, cell, cell)
+        return GridGeometry.sized(width, height, _SIZE).cell_rect(*parsed)
 
 
 def _winning_line(state: Any) -> tuple[int, ...] | None:
@@ -180,9 +180,8 @@ def _board_image(width: float, height: float) -> QImage:
 
 
 def _draw_board(painter: QPainter, rect: QRectF) -> None:
-    area = board_rect(rect)
-    cell = area.width() / _SIZE
-    band = area.width() / (1 - 2 * MARGIN) * MARGIN
+    grid = GridGeometry.of(rect, _SIZE)
+    area, cell, band = grid.area, grid.cell, grid.band
     frame = cell * 0.12
 
     # A soft shadow under the board, then the wood with its darker edge.
@@ -262,77 +261,47 @@ def _stone_sprite(stone: str, size: float) -> QImage:
     if sprite is not None:
         return sprite
     side = int(size) + 4
-    sprite = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
-    sprite.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(sprite)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    radius = size * _STONE_RADIUS
-    middle = QPointF(side / 2, side / 2)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor(0, 0, 0, 60))
-    painter.drawEllipse(middle + _SHADOW_OFFSET * size, radius, radius)
-    light = middle + QPointF(-0.35 * radius, -0.4 * radius)
-    shade = QRadialGradient(light, radius * 1.5)
+    sprite, painter = sprite_canvas(side)
     if stone == "B":
-        shade.setColorAt(0.0, QColor("#6A6D72"))
-        shade.setColorAt(0.4, QColor("#2A2C2F"))
-        shade.setColorAt(1.0, QColor("#060708"))
-        rim = QColor(0, 0, 0, 220)
+        stops, rim = [(0.0, "#6A6D72"), (0.4, "#2A2C2F"), (1.0, "#060708")], QColor(0, 0, 0, 220)
     else:
-        shade.setColorAt(0.0, QColor("#FFFFFF"))
-        shade.setColorAt(0.55, QColor("#F2F1EC"))
-        shade.setColorAt(1.0, QColor("#C3C1BA"))
-        rim = QColor("#85827A")
-    painter.setPen(QPen(rim, max(0.8, size * 0.025)))
-    painter.setBrush(QBrush(shade))
-    painter.drawEllipse(middle, radius, radius)
+        stops, rim = [(0.0, "#FFFFFF"), (0.55, "#F2F1EC"), (1.0, "#C3C1BA")], QColor("#85827A")
+    shaded_disc(
+        painter,
+        QPointF(side / 2, side / 2),
+        size * _STONE_RADIUS,
+        stops,
+        rim,
+        max(0.8, size * 0.025),
+        shadow=_SHADOW_OFFSET * size,
+        shadow_alpha=60,
+        spread=1.5,
+    )
     painter.end()
-    if len(_SPRITES) >= 64:
-        _SPRITES.clear()
-    _SPRITES[key] = sprite
-    return sprite
+    return _SPRITES.keep(key, sprite)
 
 
 #: Stone sprites by (stone, line spacing in quarter pixels); boards by drawing size.
-_SPRITES: dict[tuple[str, float], QImage] = {}
+_SPRITES = SpriteCache(64)
 _BOARDS: dict[tuple[float, float], QImage] = {}
-
-
-def _unique_points(items: Iterable[str]) -> list[tuple[int, int]]:
-    """Intersections named by ``items`` in first-seen order; other entries are ignored."""
-    seen: dict[tuple[int, int], None] = {}
-    for item in items:
-        parsed = parse_point(item)
-        if parsed is not None:
-            seen.setdefault(parsed, None)
-    return list(seen)
-
-
-def _played_state(moves: Sequence[str]) -> Any:
-    """A real game after ``moves``."""
-    import engine
-
-    state = engine.make("gomoku").initial_state(seed=0)
-    for move in moves:
-        state = state.apply(move)
-    return state
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Gomoku picture (``gomoku-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.gomoku", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("gomoku-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(
+        GomokuRenderer,
+        main.__doc__,
+        highlight="intersections to mark, e.g. H10",
+        grid_labels="(coordinates are always drawn)",
+    )
     parser.add_argument(
         "--moves",
         nargs="*",
         default=["H8", "I9", "I8", "G8", "J8", "K8", "H9", "G10", "H7", "H6"],
         help="moves to play from the start, e.g. H8 I9",
     )
-    parser.add_argument("--grid-labels", action="store_true", help="(coordinates are always drawn)")
-    parser.add_argument("--highlight", nargs="*", default=(), help="intersections to mark, e.g. H10")
     args = parser.parse_args(argv)
-    return write_sample(GomokuRenderer(), _played_state(args.moves), args)
+    return write_sample(GomokuRenderer(), played_state("gomoku", args.moves), args)
 
 
 if __name__ == "__main__":

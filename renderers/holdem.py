@@ -13,16 +13,24 @@ Run ``python -m renderers.holdem`` to write a sample picture to the current fold
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
 
-from renderers.base import THEME, Renderer, centered_square, color, draw_text_centered, font, write_sample
+from renderers.base import (
+    THEME,
+    Renderer,
+    centered_square,
+    color,
+    draw_text_centered,
+    font,
+    played_state,
+    sample_parser,
+    write_sample,
+)
 
 __all__ = ["HoldemRenderer"]
 
@@ -200,30 +208,17 @@ class HoldemRenderer(Renderer):
         painter.drawLine(inner.topRight(), inner.bottomLeft())
 
 
-def _sample_state(seed: int, actions: Sequence[str], seat: int | None) -> Any:
-    import engine
-
-    state = engine.make("holdem").initial_state(seed=seed)
-    for action in actions:
-        state = state.apply(action)
-    return state if seat is None else state.observe(seat)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample hold'em picture (``holdem-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.holdem", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("holdem-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(HoldemRenderer, main.__doc__)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--seat", type=int, default=0, help="whose view to draw (-1: the full state)")
     played = ["Raise Full Pot", "Check and Call", "Check and Call"]
     parser.add_argument("--actions", nargs="*", default=played,
                         help='actions to play from the start, e.g. "Check and Call"')
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=())
     args = parser.parse_args(argv)
-    state = _sample_state(args.seed, args.actions, None if args.seat < 0 else args.seat)
-    return write_sample(HoldemRenderer(), state, args)
+    state = played_state("holdem", args.actions, args.seed)
+    return write_sample(HoldemRenderer(), state if args.seat < 0 else state.observe(args.seat), args)
 
 
 if __name__ == "__main__":

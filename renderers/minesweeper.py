@@ -19,13 +19,11 @@ Run ``python -m renderers.minesweeper`` to write a sample picture to the current
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -39,6 +37,9 @@ from renderers.base import (
     draw_text_centered,
     font,
     mono_font,
+    played_state,
+    sample_parser,
+    unique_items,
     write_sample,
 )
 
@@ -191,7 +192,7 @@ class MinesweeperRenderer(Renderer):
                     if show_layout and not is_mine:
                         _cross(painter, box)
 
-        for r, c in _unique_cells(highlight):
+        for r, c in unique_items(highlight, parse_cell):
             if 0 <= r < rows and 0 <= c < cols:
                 box = QRectF(lay.grid.left() + c * cell, lay.grid.top() + r * cell, cell, cell)
                 inset = cell * 0.06
@@ -400,31 +401,9 @@ def _face(painter: QPainter, box: QRectF, lost: bool, won: bool) -> None:
         painter.drawArc(mouth.translated(0, -s * 0.06), 200 * 16, 140 * 16)
 
 
-def _unique_cells(actions: Iterable[str]) -> list[tuple[int, int]]:
-    """Cells named by ``actions`` in first-seen order; other entries are ignored."""
-    seen: dict[tuple[int, int], None] = {}
-    for action in actions:
-        parsed = parse_cell(action)
-        if parsed is not None:
-            seen.setdefault(parsed, None)
-    return list(seen)
-
-
-def _played_state(moves: Sequence[str], seed: int) -> Any:
-    """A real game from ``seed`` after ``moves``."""
-    import engine
-
-    state = engine.make("minesweeper").initial_state(seed=seed)
-    for move in moves:
-        state = state.apply(move)
-    return state
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Minesweeper picture (``minesweeper-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.minesweeper", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("minesweeper-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(MinesweeperRenderer, main.__doc__, highlight="cells to mark, e.g. C4")
     parser.add_argument("--seed", type=int, default=2, help="the game's seed (the mine layout)")
     parser.add_argument(
         "--moves",
@@ -432,11 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=["A1", "A3", "flag A6", "flag B3"],
         help="actions such as A1 or 'flag B2'",
     )
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=(), help="cells to mark, e.g. C4")
     args = parser.parse_args(argv)
-    state = _played_state(args.moves, args.seed)
-    return write_sample(MinesweeperRenderer(), state, args)
+    return write_sample(MinesweeperRenderer(), played_state("minesweeper", args.moves, args.seed), args)
 
 
 if __name__ == "__main__":

@@ -19,17 +19,30 @@ Run ``python -m renderers.othello`` (``--reversi`` for Reversi) to write a sampl
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QLinearGradient, QPainter, QPen, QRadialGradient
+from PySide6.QtGui import QBrush, QColor, QImage, QLinearGradient, QPainter, QPen
 
-from renderers.base import MARGIN, THEME, Renderer, board_rect, color, draw_text_centered, font, write_sample
+from renderers.base import (
+    THEME,
+    GridGeometry,
+    Renderer,
+    SpriteCache,
+    color,
+    draw_text_centered,
+    font,
+    played_state,
+    sample_parser,
+    shaded_disc,
+    sprite_canvas,
+    unique_items,
+    write_sample,
+)
 
 __all__ = ["OthelloRenderer", "ReversiRenderer", "parse_cell", "parse_lvlm_cell"]
 
@@ -111,15 +124,11 @@ class OthelloRenderer(Renderer):
         grid_labels: bool = False,
     ) -> None:
         """Draw the frame, felt, highlights, grid, discs, the last-move dot and the coordinates."""
-        area = board_rect(rect)
-        cell = area.width() / _SIZE
+        geo = GridGeometry.of(rect, _SIZE)
+        area, cell, square, band = geo.area, geo.cell, geo.cell_rect, geo.band
         cells: Sequence[str] = state.cells
 
-        def square(r: int, c: int) -> QRectF:
-            return QRectF(area.left() + c * cell, area.top() + r * cell, cell, cell)
-
         painter.save()
-        band = area.width() / (1 - 2 * MARGIN) * MARGIN
         frame = band * 0.16 if self.frame else 0.0
         painter.setPen(Qt.PenStyle.NoPen)
         if self.frame:
@@ -137,7 +146,7 @@ class OthelloRenderer(Renderer):
             painter.setBrush(QBrush(felt))
         painter.drawRect(area)
 
-        for r, c in _unique_cells(highlight, self.parse):
+        for r, c in unique_items(highlight, self.parse):
             inset = cell * 0.05
             painter.setPen(QPen(color(THEME.highlight), max(1.5, cell * 0.05)))
             painter.setBrush(color(_HIGHLIGHT_FILL, 190))
@@ -193,13 +202,8 @@ class OthelloRenderer(Renderer):
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The square (``"(D,3)"``; Reversi ``"C4"``) under pixel (``x``, ``y``), whatever is on it;
         ``None`` off the board."""
-        area = board_rect(QRectF(0, 0, width, height))
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        cell = area.width() / _SIZE
-        col = min(_SIZE - 1, int((x - area.left()) // cell))
-        row = min(_SIZE - 1, int((y - area.top()) // cell))
-        return self.name(row, col)
+        spot = GridGeometry.sized(width, height, _SIZE).cell_at(x, y)
+        return None if spot is None else self.name(*spot)
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -209,10 +213,7 @@ class OthelloRenderer(Renderer):
         parsed = self.parse(item)
         if parsed is None:
             return None
-        area = board_rect(QRectF(0, 0, width, height))
-        cell = area.width() / _SIZE
-        row, col = parsed
-        return QRectF(area.left() + col * cell, area.top() + row * cell, cell, cell)
+        return GridGeometry.sized(width, height, _SIZE).cell_rect(*parsed)
 
 
 class ReversiRenderer(OthelloRenderer):
@@ -249,82 +250,47 @@ def _disc_sprite(mark: str, size: float, style: str = "shaded") -> QImage:
     sprite = _SPRITES.get(key)
     if sprite is not None:
         return sprite
-    side = int(size) + 2
-    sprite = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
-    sprite.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(sprite)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    sprite, painter = sprite_canvas(int(size) + 2)
     center = QPointF(size / 2, size / 2)
     if style == "flat":
         radius = size / 3
         painter.setPen(QPen(QColor("#000000"), max(1.0, size * 0.02)))
         painter.setBrush(QColor("#000000" if mark == "B" else "#FFFFFF"))
         painter.drawEllipse(center, radius, radius)
-        painter.end()
-        return _keep(key, sprite)
-    radius = size * _DISC_RADIUS
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor(0, 0, 0, 70))
-    painter.drawEllipse(center + _SHADOW_OFFSET * size, radius, radius)
-    light = center + QPointF(-0.35 * radius, -0.4 * radius)
-    shade = QRadialGradient(light, radius * 1.45)
-    if mark == "B":
-        shade.setColorAt(0.0, QColor("#5E6166"))
-        shade.setColorAt(0.45, QColor("#26282B"))
-        shade.setColorAt(1.0, QColor("#08090A"))
-        rim = QColor(0, 0, 0, 200)
     else:
-        shade.setColorAt(0.0, QColor("#FFFFFF"))
-        shade.setColorAt(0.55, QColor("#F1F2F4"))
-        shade.setColorAt(1.0, QColor("#BFC4CB"))
-        rim = QColor("#8D949C")
-    painter.setPen(QPen(rim, max(0.8, size * 0.018)))
-    painter.setBrush(QBrush(shade))
-    painter.drawEllipse(center, radius, radius)
+        if mark == "B":
+            stops, rim = [(0.0, "#5E6166"), (0.45, "#26282B"), (1.0, "#08090A")], QColor(0, 0, 0, 200)
+        else:
+            stops, rim = [(0.0, "#FFFFFF"), (0.55, "#F1F2F4"), (1.0, "#BFC4CB")], QColor("#8D949C")
+        shaded_disc(
+            painter,
+            center,
+            size * _DISC_RADIUS,
+            stops,
+            rim,
+            max(0.8, size * 0.018),
+            shadow=_SHADOW_OFFSET * size,
+            shadow_alpha=70,
+            spread=1.45,
+        )
     painter.end()
-    return _keep(key, sprite)
-
-
-def _keep(key: tuple[str, float, str], sprite: QImage) -> QImage:
-    if len(_SPRITES) >= 64:
-        _SPRITES.clear()  # a crude bound: a window resized many times leaves old sizes behind
-    _SPRITES[key] = sprite
-    return sprite
+    return _SPRITES.keep(key, sprite)
 
 
 #: Disc sprites by (mark, cell size in quarter pixels, style).
-_SPRITES: dict[tuple[str, float, str], QImage] = {}
-
-
-def _unique_cells(
-    items: Iterable[str], parse: Callable[[str], tuple[int, int] | None] = parse_cell
-) -> list[tuple[int, int]]:
-    """Cells named by ``items`` (read with ``parse``) in first-seen order; other entries are ignored."""
-    seen: dict[tuple[int, int], None] = {}
-    for item in items:
-        parsed = parse(item)
-        if parsed is not None:
-            seen.setdefault(parsed, None)
-    return list(seen)
-
-
-def _played_state(moves: Sequence[str], start: str, game: str = "othello") -> Any:
-    """A real game after ``moves``."""
-    import engine
-
-    options = {"start": start} if game == "othello" else {}
-    state = engine.make(game, **options).initial_state(seed=0)
-    for move in moves:
-        state = state.apply(move)
-    return state
+_SPRITES = SpriteCache(64)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Othello (or Reversi) picture (``othello-sample.png`` by default) to the current
     folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.othello", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=None, help="default: <game>-sample.png")
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(
+        OthelloRenderer,
+        main.__doc__,
+        highlight='squares to shade: "(D,3)"; Reversi C4',
+        grid_labels="(coordinates are always drawn)",
+    )
+    parser.set_defaults(out=None)
     parser.add_argument("--reversi", action="store_true", help="draw Reversi (LVLM-Playground's style)")
     parser.add_argument("--start", default="gamebot", help="Othello's start option (gamebot or lvlm)")
     parser.add_argument(
@@ -333,17 +299,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help='moves to play from the start, e.g. "(E,3)" "(F,3)" (Reversi: C4 C3)',
     )
-    parser.add_argument("--grid-labels", action="store_true", help="(coordinates are always drawn)")
-    parser.add_argument("--highlight", nargs="*", default=(), help='squares to shade: "(D,3)"; Reversi C4')
     args = parser.parse_args(argv)
-    game = "reversi" if args.reversi else "othello"
+    renderer = ReversiRenderer() if args.reversi else OthelloRenderer()
     if args.out is None:
-        args.out = Path(f"{game}-sample.png")
+        args.out = Path(f"{renderer.game_id}-sample.png")
     if args.moves is None:
         args.moves = ["C4", "C3", "C2", "E3"] if args.reversi else ["(E,3)", "(F,3)", "(G,3)", "(F,5)"]
-    state = _played_state(args.moves, args.start, game)
-    renderer = ReversiRenderer() if args.reversi else OthelloRenderer()
-    return write_sample(renderer, state, args)
+    options = {} if args.reversi else {"start": args.start}
+    return write_sample(renderer, played_state(renderer.game_id, args.moves, **options), args)
 
 
 if __name__ == "__main__":

@@ -13,16 +13,23 @@ Run ``python -m renderers.pong`` to write a sample picture to the current folder
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 
-from renderers.base import THEME, Renderer, centered_square, color, draw_text_centered, font, write_sample
+from renderers.base import (
+    THEME,
+    Renderer,
+    centered_square,
+    color,
+    draw_text_centered,
+    font,
+    sample_parser,
+    write_sample,
+)
 
 __all__ = ["PongRenderer"]
 
@@ -162,13 +169,10 @@ def _played_state(seed: int, steps: int) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Pong picture (``pong-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.pong", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("pong-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(PongRenderer, main.__doc__, board=False)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=30, help="decisions played before the picture")
     args = parser.parse_args(argv)
-    args.highlight, args.grid_labels = (), False
     return write_sample(PongRenderer(), _played_state(args.seed, args.steps), args)
 
 

@@ -16,17 +16,24 @@ Run ``python -m renderers.sudoku`` to write a sample picture to the current fold
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 
-from renderers.base import MARGIN, THEME, Renderer, board_rect, color, draw_text_centered, font, write_sample
+from renderers.base import (
+    THEME,
+    GridGeometry,
+    Renderer,
+    color,
+    draw_text_centered,
+    font,
+    sample_parser,
+    write_sample,
+)
 
 __all__ = ["SudokuRenderer", "parse_item"]
 
@@ -95,13 +102,13 @@ class SudokuRenderer(Renderer):
         grid_labels: bool = False,
     ) -> None:
         """Draw the cells and their tints, the grid, the digits and the coordinates."""
-        area = board_rect(rect)
-        cell = area.width() / 9
+        grid = GridGeometry.of(rect, 9)
+        area, cell = grid.area, grid.cell
         cells: Sequence[int] = tuple(state.cells)
         givens: Sequence[int] = tuple(state.givens)
 
         def square(index: int) -> QRectF:
-            return QRectF(area.left() + (index % 9) * cell, area.top() + (index // 9) * cell, cell, cell)
+            return grid.cell_rect(index // 9, index % 9)
 
         painter.save()
         painter.setPen(Qt.PenStyle.NoPen)
@@ -153,7 +160,7 @@ class SudokuRenderer(Renderer):
             grow = cell * 0.08
             painter.drawRect(area.adjusted(-grow, -grow, grow, grow))
 
-        band = area.width() / (1 - 2 * MARGIN) * MARGIN
+        band = grid.band
         labels = font(band * 0.5, bold=True)
         ink = color(THEME.ink_muted)
         for k in range(9):
@@ -165,13 +172,8 @@ class SudokuRenderer(Renderer):
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The cell ``"E5"`` under pixel (``x``, ``y``), whatever it holds; ``None`` off the grid."""
-        area = board_rect(QRectF(0, 0, width, height))
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        cell = area.width() / 9
-        col = min(8, int((x - area.left()) // cell))
-        row = min(8, int((y - area.top()) // cell))
-        return f"{_ROWS[row]}{col + 1}"
+        spot = GridGeometry.sized(width, height, 9).cell_at(x, y)
+        return None if spot is None else f"{_ROWS[spot[0]]}{spot[1] + 1}"
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -180,10 +182,7 @@ class SudokuRenderer(Renderer):
         parsed = parse_item(item)
         if parsed is None:
             return None
-        area = board_rect(QRectF(0, 0, width, height))
-        cell = area.width() / 9
-        index = parsed[0]
-        return QRectF(area.left() + (index % 9) * cell, area.top() + (index // 9) * cell, cell, cell)
+        return GridGeometry.sized(width, height, 9).cell_rect(*divmod(parsed[0], 9))
 
 
 def _unique_items(items: Iterable[str]) -> list[tuple[int, int | None]]:
@@ -208,13 +207,14 @@ def _played_state(seed: int, moves: int) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Sudoku picture (``sudoku-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.sudoku", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("sudoku-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(
+        SudokuRenderer,
+        main.__doc__,
+        highlight='cells or moves to shade, e.g. "E5 7"',
+        grid_labels="(coordinates are always drawn)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the generated puzzle's seed")
     parser.add_argument("--moves", type=int, default=8, help="how many blanks to fill with the solution")
-    parser.add_argument("--grid-labels", action="store_true", help="(coordinates are always drawn)")
-    parser.add_argument("--highlight", nargs="*", default=(), help='cells or moves to shade, e.g. "E5 7"')
     args = parser.parse_args(argv)
     return write_sample(SudokuRenderer(), _played_state(args.seed, args.moves), args)
 

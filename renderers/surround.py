@@ -11,18 +11,25 @@ Run ``python -m renderers.surround`` to write a sample picture to the current fo
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 
-from renderers.base import THEME, Renderer, color, draw_text_centered, font, text_path, write_sample
+from renderers.base import (
+    THEME,
+    Renderer,
+    color,
+    draw_text_centered,
+    font,
+    sample_parser,
+    text_path,
+    write_sample,
+)
 
 __all__ = ["SurroundRenderer", "parse_cell"]
 
@@ -355,17 +362,13 @@ def _played_state(moves: Sequence[str]) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample Surround picture (``surround-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.surround", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("surround-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(SurroundRenderer, main.__doc__, highlight='cells to mark, e.g. "(5,20)"')
     parser.add_argument(
         "--moves",
         nargs="*",
         default=["straight,straight"] * 6 + ["up,down"] * 4 + ["left,right"] * 5,
         help='joint actions from the start, each "cyan,magenta", e.g. "up,down"',
     )
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=(), help='cells to mark, e.g. "(5,20)"')
     args = parser.parse_args(argv)
     return write_sample(SurroundRenderer(), _played_state(args.moves), args)
 

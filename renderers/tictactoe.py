@@ -9,25 +9,25 @@ Run ``python -m renderers.tictactoe`` to write a sample picture to the current f
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
 from renderers.base import (
-    MARGIN,
     THEME,
+    GridGeometry,
     Renderer,
-    board_rect,
     color,
     draw_grid_labels,
     draw_text_centered,
     font,
+    played_state,
+    sample_parser,
+    unique_items,
     write_sample,
 )
 
@@ -69,12 +69,9 @@ class TicTacToeRenderer(Renderer):
         grid_labels: bool = False,
     ) -> None:
         """Draw the card, shaded cells, the last-move tint, the grid, the marks and the winning line."""
-        area = board_rect(rect)
-        cell = area.width() / 3
+        grid = GridGeometry.of(rect, 3)
+        area, cell, cell_rect = grid.area, grid.cell, grid.cell_rect
         cells: Sequence[str] = state.cells
-
-        def cell_rect(r: int, c: int) -> QRectF:
-            return QRectF(area.left() + c * cell, area.top() + r * cell, cell, cell)
 
         def cell_center(index: int) -> QPointF:
             return cell_rect(index // 3, index % 3).center()
@@ -93,7 +90,7 @@ class TicTacToeRenderer(Renderer):
             tint = THEME.player_colors[_MARKS.index(mover)] if mover in _MARKS else THEME.ink_muted
             self._shade(painter, cell_rect(*last), cell, color(tint, 30), None)
 
-        for r, c in _unique_cells(highlight):
+        for r, c in unique_items(highlight, parse_cell):
             self._shade(
                 painter,
                 cell_rect(r, c),
@@ -145,7 +142,7 @@ class TicTacToeRenderer(Renderer):
         cols = [area.left() + (i + 0.5) * cell for i in range(3)]
         if getattr(state, "lvlm_style", False):
             # LVLM-Playground's boards: rows A-C down the left and columns 1-3 on top, always.
-            band = area.width() / (1 - 2 * MARGIN) * MARGIN
+            band = grid.band
             f, ink = font(band * 0.55, bold=True), color(THEME.ink)
             for i in range(3):
                 draw_text_centered(painter, "ABC"[i], f, QPointF(area.left() - band / 2, rows[i]), ink)
@@ -156,13 +153,8 @@ class TicTacToeRenderer(Renderer):
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The cell ``"(r,c)"`` under pixel (``x``, ``y``), whatever is in it; ``None`` off the board."""
-        area = board_rect(QRectF(0, 0, width, height))
-        if not (area.left() <= x < area.right() and area.top() <= y < area.bottom()):
-            return None
-        cell = area.width() / 3
-        col = min(2, int((x - area.left()) // cell))
-        row = min(2, int((y - area.top()) // cell))
-        return f"({row},{col})"
+        spot = GridGeometry.sized(width, height, 3).cell_at(x, y)
+        return None if spot is None else f"({spot[0]},{spot[1]})"
 
     def cell_rect(
         self, state: Any, width: int, height: int, item: str, seat: int | None = None
@@ -171,9 +163,7 @@ class TicTacToeRenderer(Renderer):
         parsed = parse_cell(item)
         if parsed is None:
             return None
-        area = board_rect(QRectF(0, 0, width, height))
-        cell = area.width() / 3
-        return QRectF(area.left() + parsed[1] * cell, area.top() + parsed[0] * cell, cell, cell)
+        return GridGeometry.sized(width, height, 3).cell_rect(*parsed)
 
     @staticmethod
     def _shade(painter: QPainter, cell: QRectF, size: float, fill: QColor, pen: QPen | None) -> None:
@@ -201,42 +191,17 @@ class TicTacToeRenderer(Renderer):
             painter.drawEllipse(inner.adjusted(-grow, -grow, grow, grow))
 
 
-def _unique_cells(actions: Iterable[str]) -> list[tuple[int, int]]:
-    """Cells named by ``actions`` in first-seen order; non-cell entries are ignored."""
-    seen: dict[tuple[int, int], None] = {}
-    for action in actions:
-        parsed = parse_cell(action)
-        if parsed is not None:
-            seen.setdefault(parsed, None)
-    return list(seen)
-
-
-def _played_state(moves: Sequence[str]) -> Any:
-    """A real game after ``moves``."""
-    import engine
-
-    state = engine.make("tictactoe").initial_state(seed=0)
-    for move in moves:
-        state = state.apply(move)
-    return state
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a sample tic-tac-toe picture (``tictactoe-sample.png`` by default) to the current folder."""
-    parser = argparse.ArgumentParser(prog="python -m renderers.tictactoe", description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("tictactoe-sample.png"))
-    parser.add_argument("--size", type=int, default=512, help="width and height in pixels")
+    parser = sample_parser(TicTacToeRenderer, main.__doc__, highlight='cells to shade, e.g. "(0,1)"')
     parser.add_argument(
         "--moves",
         nargs="*",
         default=["(1,1)", "(0,0)", "(0,2)", "(2,2)", "(2,0)"],
         help='cell actions to play from the start, e.g. "(1,1)" "(0,0)"',
     )
-    parser.add_argument("--grid-labels", action="store_true")
-    parser.add_argument("--highlight", nargs="*", default=(), help='cells to shade, e.g. "(0,1)"')
     args = parser.parse_args(argv)
-    state = _played_state(args.moves)
-    return write_sample(TicTacToeRenderer(), state, args)
+    return write_sample(TicTacToeRenderer(), played_state("tictactoe", args.moves), args)
 
 
 if __name__ == "__main__":

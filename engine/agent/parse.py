@@ -32,6 +32,12 @@ ILLEGAL = "illegal"
 
 MARKUP = " \t*#>`'\"~|"
 
+#: What may stand between a keyword such as ``Chosen Move`` and its value (``:``, ``**:**``, ``-``).
+SEPARATORS = " \t*:：_`-"
+
+#: LVLM-Playground's move keyword, ``Movement:`` (markdown between the word and its colon forgiven).
+MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Extraction:
@@ -130,6 +136,75 @@ def keyword_lines(text: str, keyword: str) -> list[str]:
     return values
 
 
+def last_value(text: str, keyword: str) -> str:
+    """The value of the last ``keyword: value`` line (see :func:`keyword_lines`), or ``""``."""
+    values = keyword_lines(text, keyword)
+    return values[-1] if values else ""
+
+
+def labelled_lines(text: str, keys: Sequence[str]) -> dict[str, str]:
+    """The last value of each ``key: value`` line in ``text`` by key (keys with no line are left out),
+    so a front end can show an answer's labelled parts (``Observation:``, ``Strategy:``) apart."""
+    parts = {}
+    for key in keys:
+        values = keyword_lines(text, key)
+        if values:
+            parts[key] = values[-1]
+    return parts
+
+
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text``, or ``None``."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007  (the loop only walks to the last match)
+        continue
+    return found
+
+
+def movement_or_text(text: str) -> str:
+    """What a task answer's move is read from: the line after the last ``Movement:`` (from its first
+    non-blank character; ``""`` when nothing follows), or the whole ``text`` without that keyword."""
+    found = last_match(MOVEMENT, text)
+    if found is None:
+        return text
+    return text[found.end() :].strip().split("\n", 1)[0]
+
+
+def line_after_last(text: str, pattern: re.Pattern[str], *, lead: str = "") -> str | None:
+    """The rest of the line after the last match of ``pattern`` (without the ``lead`` characters it
+    starts with) or, when nothing but markup and colons is left there, the next line that has more
+    (``"Chosen Move:"`` with the move on the following line); ``""`` when no line has.
+
+    The line comes back unstripped: callers strip what their format forgives. ``None`` when
+    ``pattern`` does not occur in ``text``.
+    """
+    found = last_match(pattern, text)
+    if found is None:
+        return None
+    rest = text[found.end() :]
+    first = rest.lstrip(lead).splitlines()
+    if first and first[0].strip(MARKUP + ":："):
+        return first[0]
+    return next((line for line in rest.splitlines() if line.strip(MARKUP + ":：")), "")
+
+
+def read_labelled(
+    line: str, find: Callable[[str], str | None], label: str, thought: str = ""
+) -> Extraction:
+    """The move ``find`` reads on a keyword's ``line`` (see :func:`line_after_last`); the reason says
+    when the line held more than the move. A line with no move is passed on as written (trimmed to 80
+    characters) so the game says why it is none; an empty line is a format error."""
+    line = line.strip(MARKUP + ":")
+    if not line:
+        return Extraction(None, error=f"the '{label}' line is empty", thought=thought)
+    move = find(line)
+    if move is None:
+        return Extraction(line[:80].strip(" .,;"), thought=thought)
+    plain = line.strip(" .") == move
+    reason = "" if plain else f"read {move!r} from the '{label}' line {line.strip()!r}"
+    return Extraction(move, reason=reason, thought=thought)
+
+
 def last_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
     """The vocabulary word that occurs last in ``text`` (whole words, any case)."""
     best: tuple[int, str] | None = None
@@ -157,8 +232,7 @@ def first_word_of(text: str, vocabulary: Sequence[str]) -> str | None:
 def extract_generic(text: str, legal: Sequence[str]) -> Extraction:
     """Any game: the last ``move:`` or ``action:`` line; without one, the last legal action named."""
     values = keyword_lines(text, "(?:move|action|chosen move|answer)")
-    thoughts = keyword_lines(text, "thought")
-    thought = thoughts[-1] if thoughts else ""
+    thought = last_value(text, "thought")
     if values:
         value = values[-1]
         if not value:

@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
 
-from engine.core import StateFormatError
+from engine.core import Action, IllegalActionError, Seat, StateFormatError
 
-__all__ = ["reading_state"]
+__all__ = ["ARROW_KEYS", "ONE_PLAYER", "one_action", "reading_state", "task_prompts", "two_player_scores"]
+
+#: Arrow keys and W A S D, for games whose actions are the four directions.
+ARROW_KEYS: Mapping[str, Action] = {
+    "up": "up",
+    "down": "down",
+    "left": "left",
+    "right": "right",
+    "w": "up",
+    "s": "down",
+    "a": "left",
+    "d": "right",
+}
+
+
+def two_player_scores(winner: Seat | None, drawn: bool) -> tuple[float, float]:
+    """The scores of a two-seat game: 1 to the ``winner``, a half each when ``drawn``, else none yet."""
+    if winner is not None:
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+    return (0.5, 0.5) if drawn else (0.0, 0.0)
 
 
 @contextlib.contextmanager
@@ -35,3 +55,37 @@ def reading_state(data: object, game_id: str, name: str) -> Iterator[None]:
     except (KeyError, TypeError, ValueError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise StateFormatError(f"not a {name} state: {detail}") from None
+
+
+def task_prompts(module_file: str) -> dict[str, str]:
+    """The LVLM-Playground task prompts of the game package holding ``module_file`` (its
+    ``tasks/perceive.md``, ``qa.md`` with a ``{question}`` placeholder, and ``rules.md``), by task."""
+    folder = Path(module_file).resolve().parent / "tasks"
+    tasks = ("perceive", "qa", "rules")
+    return {task: (folder / f"{task}.md").read_text(encoding="utf-8").strip() for task in tasks}
+
+
+def one_action(
+    action: Mapping[Seat, Action],
+    name: str,
+    acting: Collection[Seat],
+    refused: str | Callable[[Seat], str] = "seat {seat} is not to move",
+) -> Action:
+    """The one action in a ``{seat: action}`` given to a turn-based game's ``State.apply``.
+
+    Raises:
+        IllegalActionError: actions of several seats ("<name> takes one action at a time"), or of a seat
+            not in ``acting`` (``refused``: a message with ``{seat}`` and ``{name}``, or a function of
+            the seat).
+    """
+    if len(action) != 1:
+        raise IllegalActionError(f"{name} takes one action at a time")
+    ((seat, single),) = action.items()
+    if seat not in acting:
+        why = refused(seat) if callable(refused) else refused.format(seat=seat, name=name)
+        raise IllegalActionError(why)
+    return single
+
+
+#: :func:`one_action`'s refusal for a one-player game.
+ONE_PLAYER = "seat {seat} does not play {name} (one player, seat 0)"

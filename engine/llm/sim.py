@@ -39,7 +39,12 @@ from typing import Any
 
 from engine.core import Game
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
-from engine.llm.simstyle import REPEAT_RATE, SimBehaviour, SimContext
+from engine.llm.simstyle import (
+    REPEAT_RATE,
+    SimBehaviour,
+    SimContext,
+    blind_choice,
+)
 from engine.questions import asked_keys
 
 LABEL = "Simulated model (offline)"
@@ -239,8 +244,7 @@ def _blind(prompt: str, rng: random.Random) -> str:
     """No context at all: pick a cell or a word from the prompt's legal list."""
     legal = re.findall(r"\(\d,\d\)", prompt)
     if re.search(r"chosen\s+move", prompt, re.IGNORECASE):
-        move = rng.choice(legal) if legal else "(1,1)"
-        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+        return blind_choice(legal, "(1,1)", rng)
     return f"thought: keeping it simple.\nmove: {rng.choice(['up', 'down', 'left', 'right'])}"
 
 

@@ -20,15 +20,17 @@ get this generic behaviour, which already reads the game's own bots and intermed
 * the answer is written in the generic ``thought:`` / ``move:`` format the generic prompt asks for.
 
 The behaviour only ever sees the acting seat's view of the state (:class:`SimContext`), as a real
-model does through its prompt.
+model does through its prompt. The functions after the class write what games' own behaviours share:
+a ranked line of search values, the ``Chosen Move`` and LVLM-Playground's labelled answers, and the
+reflection's recap of the moves since the seat's last turn.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine.core import Action, Game, Seat, State
 from engine.players import Observation, StepRecord, since_move
@@ -39,14 +41,24 @@ __all__ = [
     "Analysis",
     "SimBehaviour",
     "SimContext",
+    "blind_choice",
     "fmt_value",
+    "labelled_answer",
+    "labelled_slip",
+    "last_position",
+    "misread_board",
+    "recap",
+    "reflect",
     "since_own_move",
     "slip_kind",
+    "value_lines",
 ]
 
 #: Chance that a model re-asked after an illegal move answers the same move again (real models often
 #: do: they keep their misreading of the board).
 REPEAT_RATE = 0.5
+
+StateT = TypeVar("StateT", bound=State)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -329,3 +341,87 @@ def fmt_value(value: float) -> str:
     if abs(value) >= 1000:
         return f"{value:,.1f}"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.3g}"
+
+
+def value_lines(analysis: Analysis, label: str, skip: Collection[Action] = (), most: int = 5) -> list[str]:
+    """``["label: a 3, b 1"]``: the analysis' best ``most`` values as a line of a reasoning trace,
+    leaving out the moves in ``skip`` (those the model does not see); no line when fewer than two
+    moves are left to compare."""
+    ranked = sorted(
+        ((a, v) for a, v in analysis.values.items() if a not in skip), key=lambda kv: kv[1], reverse=True
+    )
+    if len(ranked) < 2:
+        return []
+    return [f"{label}: " + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:most])]
+
+
+def misread_board(
+    cells: Sequence[str], actions: Sequence[Action], action: Action, slip: str
+) -> tuple[str, ...]:
+    """The board (``cells``, one per action of ``actions``) as the model reads it: with an illegal
+    slip, the cell it plays looks empty to it."""
+    seen = list(cells)
+    if slip_kind(slip) == "illegal" and action in actions:
+        seen[actions.index(action)] = ""
+    return tuple(seen)
+
+
+def blind_choice(candidates: Sequence[str], default: str, rng: random.Random) -> str:
+    """A ``Chosen Move`` answer written without seeing the position: one of the ``candidates`` (the
+    moves its prompt lists), else ``default``."""
+    move = rng.choice(candidates) if candidates else default
+    return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+
+
+# -- LVLM-Playground's answer format ----------------------------------------------------------------
+
+
+def labelled_answer(
+    observation: str, strategy: str | None = None, movement: str | None = None, *, ending: str = ""
+) -> str:
+    """An answer in LVLM-Playground's labelled lines, ``Observation:``, ``Strategy:`` and ``Movement:``
+    (a part given as ``None`` is left out, as in an answer cut short), then the ``ending`` line if any
+    (a format slip's stray last line)."""
+    parts = [("Observation", observation), ("Strategy", strategy), ("Movement", movement)]
+    lines = [f"{label}: {text}" for label, text in parts if text is not None]
+    return "\n".join([*lines, ending] if ending else lines)
+
+
+def labelled_slip(
+    observation: str, rng: random.Random, *, cut: str, plan: str, vague: Sequence[str], closing: str
+) -> str:
+    """A format slip in the labelled format that names no move anywhere (else the extractor would
+    rightly find it): the answer cut short after the ``cut`` strategy, a ``Movement:`` line with a
+    ``vague`` description, or the observation running on into prose (``closing``) without labels."""
+    variant = rng.randrange(3)
+    if variant == 0:
+        return labelled_answer(observation, cut)
+    if variant == 1:
+        return labelled_answer(observation, plan, rng.choice(vague))
+    return f"{labelled_answer(observation)} {closing}"
+
+
+# -- reflections ------------------------------------------------------------------------------------
+
+
+def last_position(ctx: SimContext | None, kind: type[StateT]) -> StateT | None:
+    """The position the last step of ``ctx``'s history led to, when there is one and it is a ``kind``."""
+    if ctx is None or not ctx.history:
+        return None
+    after = ctx.history[-1].next_state
+    return after if isinstance(after, kind) else None
+
+
+def recap(ctx: SimContext, them: str, empty: str = "No moves yet.") -> str:
+    """``"Since my last turn: I played (1,1); O played (0,2)."``: the moves from the seat's own last
+    move to now, the other seats' as ``them``; ``empty`` when there are none."""
+    moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
+    said = "; ".join(f"{'I' if seat == ctx.seat else them} played {a}" for seat, a in moves)
+    return f"Since my last turn: {said}." if said else empty
+
+
+def reflect(ctx: SimContext, them: str, notes: Sequence[str], quiet: str = "", status: str = "") -> str:
+    """A reflection: the :func:`recap`, the ``status`` of the position, then the ``notes`` that are not
+    empty (chances to take, threats to answer) or, when all are, the ``quiet`` advice."""
+    kept = [note for note in notes if note]
+    return " ".join(part for part in [recap(ctx, them), status, *(kept or [quiet])] if part)

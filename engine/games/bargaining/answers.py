@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, Extraction, last_value, line_after_last, strip_tags
 from engine.games.bargaining.rules import AGREE, division_action, read_division, says_agree
 
 __all__ = ["extract_proposal"]
@@ -25,17 +25,9 @@ _AGREE_ONLY = re.compile(r"^\[?\s*(agree|accept)\s*\]?\.?$", re.IGNORECASE)
 def extract_proposal(text: str, legal: Sequence[str]) -> Extraction:
     """The answer after the last ``Proposal:``; without one, the last division written outside the
     intermediate-answer tags, or a last line that is just ``Agree``."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    marker = None
-    for marker in _PROPOSAL.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if marker is not None:
-        rest = text[marker.end() :]
-        nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-        first = rest.split("\n", 1)[0]
-        # "Proposal:" with the answer on the next line is common enough to accept.
-        line = first if first.strip(MARKUP + ":") else (nonblank[0] if nonblank else "")
+    thought = last_value(text, "conclusion")
+    line = line_after_last(text, _PROPOSAL)
+    if line is not None:
         found = _read(line)
         if found is not None:
             return Extraction(found, thought=thought)

@@ -38,6 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from engine.agent.parse import last_match
 from engine.controls import Amount, Button, Panel
 from engine.core import (
     Action,
@@ -50,7 +51,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state
 from engine.options import Option
 
 #: The item types, in the order of every count and value triple.
@@ -184,9 +185,7 @@ _NEGATED = re.compile(r"(?:\bnot|n't|\bno|\bnever)\s+(?:\w+\s+)?$", re.IGNORECAS
 
 def read_division(text: str) -> tuple[Triple, Triple] | None:
     """The last division written in ``text`` as (Player1's share, Player2's share), or ``None``."""
-    found = None
-    for found in DIVISION.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
+    found = last_match(DIVISION, text)
     if found is None:
         return None
     numbers = [int(g) for g in found.groups()]
@@ -213,6 +212,10 @@ def read_action(text: str) -> tuple[Triple, Triple] | str | None:
 
 
 # -- states ----------------------------------------------------------------------------------------------
+
+
+def _not_your_turn(seat: Seat) -> str:
+    return f"it is not {SEAT_NAMES[seat] if seat in (0, 1) else seat}'s turn"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -366,11 +369,7 @@ class BargainingState(State):
 
     def _outcomes(self, action: Action | Mapping[Seat, Action]) -> list[tuple[float, BargainingState]]:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("bargaining takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self.to_act:
-                raise IllegalActionError(f"it is not {SEAT_NAMES[seat] if seat in (0, 1) else seat}'s turn")
+            action = one_action(action, "bargaining", self.to_act, _not_your_turn)
         if not isinstance(action, str):
             raise InvalidActionError(f"{action!r} is not a bargaining action")
         canonical = self.check(self.division_of(action))

@@ -36,7 +36,13 @@ from engine.games.bargaining.rules import (
     read_division,
     value_of,
 )
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, since_own_move, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    recap,
+    slip_kind,
+)
 
 #: What the model accepts once every round may be the last.
 LATE_ACCEPT = HALF_VALUE - 2
@@ -295,10 +301,8 @@ class BargainingSim(SimBehaviour):
         after = ctx.history[-1].next_state
         if not isinstance(after, BargainingState) or after.values[ctx.seat] is None:
             return super().reflection(ctx)
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if s == ctx.seat else SEAT_NAMES[s]} played {a}" for s, a in moves)
         index = after.opponent_offer(ctx.seat)
-        parts = [f"Since my last turn: {said}." if said else "No proposals yet."]
+        parts = [recap(ctx, SEAT_NAMES[1 - ctx.seat], empty="No proposals yet.")]
         if index is not None:
             worth = value_of(after.values[ctx.seat], after.share(index, ctx.seat))  # type: ignore[arg-type]
             verdict = "at least half" if worth >= HALF_VALUE else "less than half"

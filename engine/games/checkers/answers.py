@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, strip_tags
+from engine.agent.parse import MARKUP, Extraction, last_match, line_after_last, strip_tags
 from engine.games.checkers.rules import MOVE_RE, parse_path, write_path
 
 __all__ = ["complete", "extract_move"]
@@ -48,9 +48,7 @@ def complete(move: str, legal: Sequence[str]) -> tuple[str, str]:
 
 def _thought(text: str) -> str:
     """The conclusion's words: the text after the last "Conclusion" up to the "Chosen Move"."""
-    found = None
-    for found in _CONCLUSION.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
+    found = last_match(_CONCLUSION, text)
     if found is None:
         return ""
     rest = text[found.end() :]
@@ -63,14 +61,9 @@ def _thought(text: str) -> str:
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Checkers: the move after the last ``Chosen Move``; without one, the last move outside the tags."""
     thought = _thought(text)
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
+    line = line_after_last(text, _CHOSEN)
     reasons: list[str] = []
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        lines = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":：")]
-        line = lines[0] if lines else ""
+    if line is not None:
         path = parse_path(line)
         if path is None:
             # The keyword's line (or the next non-blank one) must hold the move: a move elsewhere is

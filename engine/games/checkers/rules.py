@@ -42,7 +42,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state
 from engine.options import Option
 
 __all__ = [
@@ -419,11 +419,7 @@ class CheckersState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> CheckersState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("checkers takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat != self.mover or self.is_over:
-                raise IllegalActionError(f"seat {seat} is not to move")
+            action = one_action(action, "checkers", () if self.is_over else (self.mover,))
         if not isinstance(action, str):
             raise InvalidActionError(f"{action!r} is not a move")
         move = self.moves().get(action)

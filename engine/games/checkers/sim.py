@@ -36,7 +36,15 @@ from engine.games.checkers.rules import (
     captures_exist,
     parse_path,
 )
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    blind_choice,
+    fmt_value,
+    last_position,
+    recap,
+)
 from engine.questions import format_items
 
 #: The two back-row squares each side should keep (GameBot's prompt, section (d)).
@@ -272,21 +280,16 @@ class CheckersSim(SimBehaviour):
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         moves = [m.group(0) for m in MOVE_RE.finditer(prompt)]
-        move = rng.choice(moves) if moves else "(2,1)->(3,2)"
-        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+        return blind_choice(moves, "(2,1)->(3,2)", rng)
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
-            return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, CheckersState):
+        after = last_position(ctx, CheckersState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
         me, them = SEAT_NAMES[ctx.seat], SEAT_NAMES[1 - ctx.seat]
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if seat == ctx.seat else them} played {a}" for seat, a in moves)
         mine = sum(after.count(ctx.seat))
         theirs = sum(after.count(1 - ctx.seat))
-        parts = [f"Since my last turn: {said}." if said else "No moves yet."]
+        parts = [recap(ctx, them)]
         parts.append(f"Material: {me} {mine} pieces, {them} {theirs}.")
         if captures_exist(after.board, ctx.seat):
             parts.append("I have a capture now and must take it; choose the jump that lands safely.")

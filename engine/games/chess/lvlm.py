@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import random
 import re
-from importlib import resources
 
 import chess
 
 from engine.core import Seat
+from engine.games._common import task_prompts
 from engine.games.chess.answers import find_move
 from engine.games.chess.rules import WHITE, ChessState, position, strip_san
 
@@ -175,14 +175,5 @@ def read_move(text: str) -> str | None:
     return move
 
 
-def _prompt(task: str) -> str:
-    return (
-        resources.files("engine.games.chess")
-        .joinpath("tasks", f"{task}.md")
-        .read_text(encoding="utf-8")
-        .strip()
-    )
-
-
 #: Task → prompt text ("perceive", "qa" with a ``{question}`` placeholder, "rules").
-PROMPTS: dict[str, str] = {task: _prompt(task) for task in ("perceive", "qa", "rules")}
+PROMPTS: dict[str, str] = task_prompts(__file__)

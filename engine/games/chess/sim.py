@@ -22,7 +22,13 @@ import chess
 
 from engine.core import Action
 from engine.games.chess.rules import CAPTURE_VALUES, PIECE_NAMES, SEAT_NAMES, ChessState, strip_san
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    labelled_answer,
+    slip_kind,
+)
 
 __all__ = ["ChessSim", "illegal_moves"]
 
@@ -160,16 +166,10 @@ class ChessSim(SimBehaviour):
         answers: Mapping[int, list[str]],
         rng: random.Random,
     ) -> str:
-        move = f"Movement: {action}"
+        move = action
         if broken:
-            move = f"Movement: {rng.choice(['the knight', 'castle', 'push the pawn', 'queen to the side'])}"
-        return "\n".join(
-            [
-                f"Observation: {self.observation(ctx)}",
-                f"Strategy: {self.strategy(ctx, analysis, action, slip)}",
-                move,
-            ]
-        )
+            move = rng.choice(["the knight", "castle", "push the pawn", "queen to the side"])
+        return labelled_answer(self.observation(ctx), self.strategy(ctx, analysis, action, slip), move)
 
     def reasoning(
         self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, list[str]]
@@ -188,7 +188,4 @@ class ChessSim(SimBehaviour):
         return "\n".join(lines)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
-        return (
-            "Observation: I cannot make out the whole board.\n"
-            "Strategy: open with a central pawn.\nMovement: e4"
-        )
+        return labelled_answer("I cannot make out the whole board.", "open with a central pawn.", "e4")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, SEPARATORS, Extraction, last_value, line_after_last, strip_tags
 
 __all__ = ["extract_move"]
 
@@ -33,18 +33,9 @@ def _column(col: int, legal: Sequence[str], how: str, thought: str) -> Extractio
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Connect Four: the ``(r,c)`` (or bare column) after the last ``Chosen Move``; without one, the
     last ``(r,c)`` outside the intermediate-answer tags, else the last ``column N`` named."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip():
-            # "Chosen Move:" followed by the move on the next line is common enough to accept.
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
+    thought = last_value(text, "conclusion")
+    line = line_after_last(text, _CHOSEN, lead=SEPARATORS)
+    if line is not None:
         pair = _PAIR_LOOSE.search(line)
         if pair:
             return Extraction(f"({int(pair.group(1))},{int(pair.group(2))})", thought=thought)

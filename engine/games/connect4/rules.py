@@ -27,7 +27,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state, two_player_scores
 
 ROWS = 6
 COLS = 7
@@ -193,11 +193,7 @@ class ConnectFourState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> ConnectFourState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("Connect Four takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self.to_act:
-                raise IllegalActionError(f"seat {seat} is not to move")
+            action = one_action(action, "Connect Four", self.to_act)
         r, c = cell_of(action)
         if self.is_over:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
@@ -227,12 +223,7 @@ class ConnectFourState(State):
 
     @property
     def scores(self) -> tuple[float, ...]:
-        winner = self.winner
-        if winner is not None:
-            return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-        if self.step >= ROWS * COLS:
-            return (0.5, 0.5)
-        return (0.0, 0.0)
+        return two_player_scores(self.winner, self.step >= ROWS * COLS)
 
     # -- text views --------------------------------------------------------------------------
 

@@ -35,7 +35,15 @@ from engine.games.connect4.rules import (
     run_length,
     winning_moves,
 )
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    blind_choice,
+    last_position,
+    reflect,
+    value_lines,
+)
 from engine.questions import format_items
 
 _DIRECTION_NAMES = {
@@ -190,11 +198,6 @@ class ConnectFourSim(SimBehaviour):
         me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
         believed = {*answers.get(1, []), *answers.get(2, [])}
         missed = {*winning_moves(cells, me), *winning_moves(cells, them)} - believed
-        ranked = sorted(
-            ((a, v) for a, v in analysis.values.items() if a not in missed),
-            key=lambda kv: kv[1],
-            reverse=True,
-        )
         lines = [
             f"I am {me}. Row 0 is the bottom. My discs: {_where(cells, me)}. Opponent ({them}): "
             f"{_where(cells, them)}.",
@@ -202,35 +205,30 @@ class ConnectFourSim(SimBehaviour):
             f"Cells that win for me: {format_items(answers.get(1, []))}. Cells that win for {them}: "
             f"{format_items(answers.get(2, []))}.",
         ]
-        if len(ranked) > 1:
-            lines.append("Search values: " + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:5]))
+        lines += value_lines(analysis, "Search values", missed)
         lines.append(self._plan(ctx, action, slip, answers))
         return "\n".join(lines)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         legal = re.findall(r"\(\d,\d\)", prompt)
-        move = rng.choice(legal) if legal else "(0,3)"
-        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+        return blind_choice(legal, "(0,3)", rng)
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
-            return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, ConnectFourState):
+        after = last_position(ctx, ConnectFourState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
         me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
         threats = winning_moves(after, them)
         chances = winning_moves(after, me)
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if seat == ctx.seat else them} played {a}" for seat, a in moves)
-        parts = [f"Since my last turn: {said}." if said else "No moves yet."]
-        if chances:
-            parts.append(f"I can win at {', '.join(chances)}: take it.")
-        if threats:
-            parts.append(f"{them} threatens {', '.join(threats)}; block unless I can win first.")
-        if not chances and not threats:
-            parts.append("No immediate threats. Build open threes and keep the centre column.")
-        return " ".join(parts)
+        return reflect(
+            ctx,
+            them,
+            [
+                f"I can win at {', '.join(chances)}: take it." if chances else "",
+                f"{them} threatens {', '.join(threats)}; block unless I can win first." if threats else "",
+            ],
+            quiet="No immediate threats. Build open threes and keep the centre column.",
+        )
 
 
 __all__ = ["ConnectFourSim", "explain_line"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.agent.parse import Extraction, first_word_of, keyword_lines, last_word_of
+from engine.agent.parse import Extraction, first_word_of, keyword_lines, last_value, last_word_of
 from engine.games.g2048.rules import ACTIONS as DIRECTIONS
 
 __all__ = ["extract_move"]
@@ -12,8 +12,7 @@ __all__ = ["extract_move"]
 
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """2048: the last ``move:`` line; without one, the last direction word in the text."""
-    thoughts = keyword_lines(text, "thought")
-    thought = thoughts[-1] if thoughts else ""
+    thought = last_value(text, "thought")
     vocabulary = list(dict.fromkeys([*DIRECTIONS, *legal]))
     moves = keyword_lines(text, "move")
     if moves:

@@ -37,7 +37,7 @@ from engine.core import (
     Transition,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import ARROW_KEYS, reading_state
 from engine.options import Option
 
 Board = tuple[tuple[int, ...], ...]
@@ -359,16 +359,7 @@ class Game2048(Game):
     )
     #: Every action of the game in a fixed order (the Gymnasium adapter's discrete action space).
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
-    keymap: ClassVar[Mapping[str, Action]] = {
-        "up": "up",
-        "down": "down",
-        "left": "left",
-        "right": "right",
-        "w": "up",
-        "s": "down",
-        "a": "left",
-        "d": "right",
-    }
+    keymap: ClassVar[Mapping[str, Action]] = ARROW_KEYS
     controls: ClassVar[str] = "Arrows or W A S D slide the tiles (the board must have focus)"
     bots: ClassVar[Mapping[str, str]] = {"expectimax": ".bots:ExpectimaxBot", "greedy": ".bots:GreedyBot"}
     default_opponent: ClassVar[str] = "expectimax"

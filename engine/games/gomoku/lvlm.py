@@ -20,10 +20,10 @@ bottom (``H8``). The matrix's first row is row 1 (the top of the picture); 0 emp
 
 from __future__ import annotations
 
-import pathlib
 import random
 
 from engine.core import Seat, State
+from engine.games._common import task_prompts
 from engine.games.gomoku.answers import movement_text
 from engine.games.gomoku.rules import (
     ACTIONS,
@@ -238,12 +238,6 @@ def questions(state: State, rng: random.Random) -> list[tuple[str, str, list[str
 # -- prompts -------------------------------------------------------------------------------------
 
 
-def _prompts() -> dict[str, str]:
-    folder = pathlib.Path(__file__).resolve().parent / "tasks"
-    tasks = ("perceive", "qa", "rules")
-    return {task: (folder / f"{task}.md").read_text(encoding="utf-8").strip() for task in tasks}
-
-
 #: The offline tasks' prompts (``tasks/<task>.md``), paraphrasing the paper's; ``qa`` has a
 #: ``{question}`` placeholder. Each names its output key: ``Game State:``, ``Answer:``, ``Movement:``.
-PROMPTS: dict[str, str] = _prompts()
+PROMPTS: dict[str, str] = task_prompts(__file__)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
+from engine.agent.parse import last_match
 from engine.core import (
     Action,
     Game,
@@ -32,7 +33,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state, two_player_scores
 
 SIZE = 15
 CELLS = SIZE * SIZE
@@ -49,6 +50,7 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 FIVE = 5
 
 #: A move written the LVLM way, in either order and any case: ``H8``, ``h 8``, ``8H``.
+_MOVEMENT = re.compile(r"movement\s*[:：]", re.IGNORECASE)
 _MOVE = re.compile(
     r"(?<![A-Za-z0-9])(?:([A-Oa-o])[ \t]*(1[0-5]|[1-9])|(1[0-5]|[1-9])[ \t]*([A-Oa-o]))(?![A-Za-z0-9])"
 )
@@ -205,11 +207,7 @@ class GomokuState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> GomokuState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("Gomoku takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self._to_act:
-                raise IllegalActionError(f"seat {seat} is not to move")
+            action = one_action(action, "Gomoku", self._to_act)
         index = index_of(action)
         if not self._to_act:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
@@ -232,12 +230,7 @@ class GomokuState(State):
 
     @property
     def scores(self) -> tuple[float, ...]:
-        winner = self.winner
-        if winner is not None:
-            return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-        if self.step >= CELLS:
-            return (0.5, 0.5)
-        return (0.0, 0.0)
+        return two_player_scores(self.winner, self.step >= CELLS)
 
     def lvlm_points(self) -> int:
         """LVLM-Playground's end-to-end points for Black (the model's seat in the paper):
@@ -370,9 +363,7 @@ class Gomoku(Game):
             IllegalActionError: the intersection is taken, the game is over or ``seat`` is not to move.
         """
         assert isinstance(state, GomokuState)
-        marker = None
-        for marker in re.finditer(r"movement\s*[:：]", text, re.IGNORECASE):  # noqa: B007 (walks to the last)
-            continue
+        marker = last_match(_MOVEMENT, text)
         if marker is not None and find_moves(text[marker.end() :]):
             moves = find_moves(text[marker.end() :])[:1]
         else:

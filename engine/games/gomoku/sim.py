@@ -32,7 +32,16 @@ from engine.games.gomoku.rules import (
     near,
     run_through,
 )
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    labelled_answer,
+    last_position,
+    misread_board,
+    reflect,
+    value_lines,
+)
 
 #: Belief keys: cells completing five for me, for the opponent, and the opponent's open-four cells.
 MY_FIVES, THEIR_FIVES, THEIR_FOURS = 1, 2, 3
@@ -139,11 +148,7 @@ class GomokuSim(SimBehaviour):
     # -- words --------------------------------------------------------------------------------------
 
     def _seen(self, ctx: SimContext, action: Action, slip: str) -> tuple[str, ...]:
-        """The board as the model reads it: with a slip, the stone on the cell it plays is not there."""
-        cells = list(_cells(ctx))
-        if slip_kind(slip) == "illegal" and action in ACTIONS:
-            cells[ACTIONS.index(action)] = ""
-        return tuple(cells)
+        return misread_board(_cells(ctx), ACTIONS, action, slip)
 
     def _observation(self, ctx: SimContext, seen: Sequence[str], answers: Mapping[int, list[str]]) -> str:
         me, them = STONES[ctx.seat], STONES[1 - ctx.seat]
@@ -199,16 +204,17 @@ class GomokuSim(SimBehaviour):
         rng: random.Random,
     ) -> str:
         seen = self._seen(ctx, action, slip)
-        observation = f"Observation: {self._observation(ctx, seen, answers)}"
-        strategy = f"Strategy: {self._plan(ctx, action, slip, answers)}"
+        observation = self._observation(ctx, seen, answers)
+        strategy = self._plan(ctx, action, slip, answers)
         if broken:
             # A format slip names no intersection anywhere after a Movement keyword: the move is lost.
-            return "\n".join([observation, strategy, rng.choice([
+            ending = rng.choice([
                 "Movement: the open point next to my stones",
                 "My move would extend the line, as described above.",
                 "Move: the centre",
-            ])])
-        return "\n".join([observation, strategy, f"Movement: {action}"])
+            ])
+            return labelled_answer(observation, strategy, ending=ending)
+        return labelled_answer(observation, strategy, action)
 
     def reasoning(
         self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, list[str]]
@@ -217,44 +223,38 @@ class GomokuSim(SimBehaviour):
         seen = self._seen(ctx, action, slip)
         my_name, their_name = NAMES[ctx.seat], NAMES[1 - ctx.seat]
         missed = self._missed(ctx, answers)
-        ranked = sorted(
-            ((a, v) for a, v in analysis.values.items() if a not in missed), key=lambda kv: -kv[1]
-        )
         lines = [
             f"I play {my_name}. Reading the board: {self._observation(ctx, seen, answers)}",
             "Checking each line through the points near the stones for fives and open fours.",
             f"My winning points: {', '.join(answers.get(MY_FIVES, [])) or 'none'}. "
             f"{their_name}'s winning points: {', '.join(answers.get(THEIR_FIVES, [])) or 'none'}.",
         ]
-        if len(ranked) > 1:
-            lines.append("Candidate values: " + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:5]))
+        lines += value_lines(analysis, "Candidate values", missed)
         lines.append(self._plan(ctx, action, slip, answers))
         return "\n".join(lines)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
-        return (
-            "Observation: I cannot make out the stones clearly.\n"
-            "Strategy: Take the centre point, which is usually free early on.\n"
-            "Movement: H8"
+        return labelled_answer(
+            "I cannot make out the stones clearly.",
+            "Take the centre point, which is usually free early on.",
+            "H8",
         )
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
-            return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, GomokuState):
+        after = last_position(ctx, GomokuState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
         me, them = STONES[ctx.seat], STONES[1 - ctx.seat]
         their_name = NAMES[1 - ctx.seat]
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if seat == ctx.seat else their_name} played {a}" for seat, a in moves)
-        parts = [f"Since my last turn: {said}." if said else "No moves yet."]
         wins, threats = five_moves(after.cells, me), five_moves(after.cells, them)
-        if wins:
-            parts.append(f"I can make five at {', '.join(wins)}: take it.")
-        if threats:
-            spots = ", ".join(threats)
-            parts.append(f"{their_name} threatens five at {spots}; block unless I can win first.")
-        if not wins and not threats:
-            parts.append("No five is threatened. Watch for open threes and build two lines at once.")
-        return " ".join(parts)
+        return reflect(
+            ctx,
+            their_name,
+            [
+                f"I can make five at {', '.join(wins)}: take it." if wins else "",
+                f"{their_name} threatens five at {', '.join(threats)}; block unless I can win first."
+                if threats
+                else "",
+            ],
+            quiet="No five is threatened. Watch for open threes and build two lines at once.",
+        )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, SEPARATORS, Extraction, last_value, line_after_last, strip_tags
 from engine.games.holdem.rules import ACTIONS, canonical_action
 
 __all__ = ["extract_action"]
@@ -48,17 +48,9 @@ def _find(text: str) -> str | None:
 
 def extract_action(text: str, legal: Sequence[str]) -> Extraction:
     """Hold'em: the action after the last ``Chosen Action``; a format error when none is readable."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):  # noqa: B007  (walks to the last match)
-        continue
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip(MARKUP + ":"):
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
+    thought = last_value(text, "conclusion")
+    line = line_after_last(text, _CHOSEN, lead=SEPARATORS)
+    if line is not None:
         value = line.strip(MARKUP + ":：.")
         if not value:
             return Extraction(None, error="the 'Chosen Action:' line names no action", thought=thought)

@@ -43,7 +43,7 @@ from engine.core import (
     SeatInfo,
     State,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state
 from engine.games.holdem.cards import CODES, HAND_NAMES, best_five, card_name, card_symbol, deal
 from engine.games.holdem.deals import Deals
 from engine.games.holdem.table import Table, clone, fresh, player_of, seat_of
@@ -235,11 +235,7 @@ class HoldemState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> HoldemState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("hold'em takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self.to_act:
-                raise IllegalActionError(f"seat {seat} is not to act")
+            action = one_action(action, "hold'em", self.to_act, "seat {seat} is not to act")
         if not isinstance(action, str) or action not in ACTIONS:
             raise InvalidActionError(f"{action!r} is not a hold'em action; actions: {', '.join(ACTIONS)}")
         if self.viewer is not None:

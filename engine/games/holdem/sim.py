@@ -26,7 +26,14 @@ from engine.core import Action
 from engine.games.holdem.cards import HAND_NAMES, RANKS, best_five, card_name, preflop_keys
 from engine.games.holdem.preflop import PREFLOP_WIN
 from engine.games.holdem.rules import ACTIONS, ALL_IN, CALL, FOLD, HALF_POT, POT, HoldemState
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    fmt_value,
+    recap,
+    slip_kind,
+)
 
 __all__ = ["HoldemSim"]
 
@@ -197,9 +204,7 @@ class HoldemSim(SimBehaviour):
     def reflection(self, ctx: SimContext | None) -> str:
         if ctx is None or not ctx.history:
             return super().reflection(ctx)
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if seat == ctx.seat else 'my opponent'} played {a}" for seat, a in moves)
         after = ctx.history[-1].next_state
         pot = f" The pot is now {after.pot}." if isinstance(after, HoldemState) else ""
-        return (f"Since my last turn: {said}.{pot} A raise from my opponent usually means strength; "
+        return (f"{recap(ctx, 'my opponent')}{pot} A raise from my opponent usually means strength; "
                 "weigh the pot odds before calling.")

@@ -20,10 +20,10 @@ paper's simulator generates them (§2.1-2.3 of the spec), on its 8x8 board with 
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 
+from engine.agent.parse import movement_or_text
 from engine.core import Seat, State
+from engine.games._common import task_prompts
 from engine.games.minesweeper.answers import find_move
 from engine.games.minesweeper.rules import (
     LEVELS,
@@ -53,13 +53,9 @@ MATRIX_SHAPE: tuple[int, int] = (_ROWS, _COLS)
 #: mine), which no board here shows, so a model writing it loses that cell rather than the sample.
 MATRIX_RANGE: tuple[int, int] = (-1, 10)
 
-_TASKS = Path(__file__).resolve().parent / "tasks"
 #: The task prompts (``perceive``, ``qa`` with its ``{question}``, ``rules``), from ``tasks/*.md``.
-PROMPTS: dict[str, str] = {
-    task: (_TASKS / f"{task}.md").read_text(encoding="utf-8").strip() for task in ("perceive", "qa", "rules")
-}
+PROMPTS: dict[str, str] = task_prompts(__file__)
 
-_MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
 
 
 def random_board(rng: random.Random) -> State:
@@ -113,14 +109,7 @@ def read_move(text: str) -> str | None:
     """A model's answer (or its ``Movement:`` text) as ``"B3"``: the cell after the last
     ``Movement:`` when there is one, else the first cell in the text; ``None`` when there is none.
     A flag (``"flag B3"``) is read as its cell, as the reference's pattern reads it."""
-    found = None
-    for found in _MOVEMENT.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if found is not None:
-        rest = text[found.end() :].strip()
-        move = find_move(rest.split("\n", 1)[0]) if rest else None
-    else:
-        move = find_move(text)
+    move = find_move(movement_or_text(text))
     return move.removeprefix("flag ") if move else None
 
 

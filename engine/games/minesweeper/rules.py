@@ -47,7 +47,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import ONE_PLAYER, one_action, reading_state
 from engine.options import Option, OptionError
 
 __all__ = [
@@ -271,11 +271,7 @@ class MinesweeperState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> MinesweeperState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("Minesweeper takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat != 0:
-                raise IllegalActionError(f"seat {seat} does not play Minesweeper (one player, seat 0)")
+            action = one_action(action, "Minesweeper", (0,), ONE_PLAYER)
         move = self.read(action) if isinstance(action, str) else None
         if move is None:
             raise InvalidActionError(

@@ -22,7 +22,14 @@ from collections.abc import Mapping
 from engine.core import Action
 from engine.games.minesweeper.bots import analyse
 from engine.games.minesweeper.rules import ROW_LETTERS, UNREVEALED, MinesweeperState
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    labelled_answer,
+    labelled_slip,
+    slip_kind,
+)
 
 #: The key under which :meth:`MinesweeperSim.intermediate` keeps a wrong belief (no question has it).
 _BELIEF = -1
@@ -146,18 +153,18 @@ class MinesweeperSim(SimBehaviour):
             return self.broken_answer(ctx, rng)
         observation = self.situation(ctx)
         strategy = self._plan(ctx, action, slip, answers)
-        return "\n".join([f"Observation: {observation}", f"Strategy: {strategy}", f"Movement: {action}"])
+        return labelled_answer(observation, strategy, action)
 
     def broken_answer(self, ctx: SimContext, rng: random.Random) -> str:
         """A format slip that names no cell anywhere (else the extractor would rightly find it)."""
-        observation = f"Observation: {self.situation(ctx)}"
-        variant = rng.randrange(3)
-        if variant == 0:  # cut short before the move
-            return f"{observation}\nStrategy: Open the cells the numbers prove safe first."
-        if variant == 1:
-            where = rng.choice(["the safest corner", "next to the open area", "a grey cell", "none"])
-            return f"{observation}\nStrategy: Reveal a safe cell.\nMovement: {where}"
-        return f"{observation} The safest cell is the obvious next step."
+        return labelled_slip(
+            self.situation(ctx),
+            rng,
+            cut="Open the cells the numbers prove safe first.",
+            plan="Reveal a safe cell.",
+            vague=["the safest corner", "next to the open area", "a grey cell", "none"],
+            closing="The safest cell is the obvious next step.",
+        )
 
     def reasoning(
         self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, list[str]]
@@ -189,11 +196,7 @@ class MinesweeperSim(SimBehaviour):
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         cell = f"{rng.choice(ROW_LETTERS[:8])}{rng.randint(1, 8)}"
-        return (
-            "Observation: I cannot read the board clearly.\n"
-            "Strategy: Reveal a cell that looks grey.\n"
-            f"Movement: {cell}"
-        )
+        return labelled_answer("I cannot read the board clearly.", "Reveal a cell that looks grey.", cell)
 
     def reflection(self, ctx: SimContext | None) -> str:
         state = _state(ctx)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, SEPARATORS, Extraction, last_value, line_after_last, strip_tags
 from engine.games.othello.rules import PASS
 
 __all__ = ["extract_move"]
@@ -33,20 +33,11 @@ def _cell(letter: str, digit: str) -> str:
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Othello: the cell after the last ``Chosen Move``; ``pass`` when it is the only legal action;
     without the keyword, the last cell outside the intermediate-answer tags."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
+    thought = last_value(text, "conclusion")
     if list(legal) == [PASS]:
         return Extraction(PASS, reason="pass is the only legal action", thought=thought)
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):  # noqa: B007  (walks to the last match)
-        continue
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip(MARKUP + ":"):
-            # "Chosen Move:" with the move on the next line is common enough to accept.
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
+    line = line_after_last(text, _CHOSEN, lead=SEPARATORS)
+    if line is not None:
         found = _CELL_LOOSE.search(line)
         if found:
             return Extraction(_cell(found.group(1), found.group(2)), thought=thought)

@@ -21,9 +21,9 @@ to bottom) then column number 1-8 (``"D3"``), as the renderer labels them.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from engine.core import Seat, State
+from engine.games._common import task_prompts
 from engine.games.othello.reversi import ROWS, ReversiState, find_moves
 from engine.games.othello.reversi_answers import movement_text
 from engine.games.othello.rules import PASS, SIZE
@@ -43,11 +43,8 @@ __all__ = [
 MATRIX_SHAPE: tuple[int, int] = (SIZE, SIZE)
 MATRIX_RANGE: tuple[int, int] = (0, 2)
 
-_TASKS = Path(__file__).resolve().parent / "tasks"
 #: The task prompts (``perceive``, ``qa`` with its ``{question}``, ``rules``), from ``tasks/*.md``.
-PROMPTS: dict[str, str] = {
-    task: (_TASKS / f"{task}.md").read_text(encoding="utf-8").strip() for task in ("perceive", "qa", "rules")
-}
+PROMPTS: dict[str, str] = task_prompts(__file__)
 
 #: The reference's density bands: (fewest, most) discs on a random board.
 DENSITIES: tuple[tuple[int, int], ...] = ((10, 25), (26, 40), (41, 56))

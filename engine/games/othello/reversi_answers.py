@@ -11,38 +11,27 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines
+from engine.agent.parse import MARKUP, MOVEMENT, Extraction, last_value, line_after_last
 from engine.games.othello.reversi import find_moves
 from engine.games.othello.rules import PASS
 
 __all__ = ["extract_move", "movement_text"]
 
-_MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
 _PASS_WORD = re.compile(r"\bpass(es|ing)?\b", re.IGNORECASE)
 
 
 def movement_text(text: str) -> str | None:
     """What follows the last ``Movement:`` keyword, up to the end of its line (or the next non-blank
     line when the keyword ends its line); ``None`` when there is no such keyword."""
-    keyword = None
-    for keyword in _MOVEMENT.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if keyword is None:
-        return None
-    rest = text[keyword.end() :]
-    line = rest.lstrip(" \t*_`").split("\n", 1)[0]
-    if not line.strip(MARKUP + ":"):
-        nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-        line = nonblank[0] if nonblank else ""
-    return line.strip(MARKUP + ":：.")
+    line = line_after_last(text, MOVEMENT, lead=" \t*_`")
+    return None if line is None else line.strip(MARKUP + ":：.")
 
 
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Reversi: the square after the last ``Movement:``, normalised (``4d`` -> ``D4``); ``pass`` when it
     is the only legal action. The ``Strategy:`` line is the visible reasoning. A reply without a
     ``Movement:`` line is a format error (LVLM-Playground counts it as an invalid move)."""
-    strategies = keyword_lines(text, "strategy")
-    thought = strategies[-1] if strategies else ""
+    thought = last_value(text, "strategy")
     if list(legal) == [PASS]:
         return Extraction(PASS, reason="pass is the only legal action", thought=thought)
     line = movement_text(text)

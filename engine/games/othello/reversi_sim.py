@@ -22,7 +22,16 @@ from typing import Any
 from engine.core import Action
 from engine.games.othello.bots import flip_count
 from engine.games.othello.rules import CORNERS, FULL, PASS, SEAT_NAMES, OthelloState, bits_of
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    labelled_answer,
+    last_position,
+    reflect,
+    slip_kind,
+    value_lines,
+)
 from engine.questions import format_items
 
 #: Belief key: the corners the model sees it can take.
@@ -127,23 +136,21 @@ class ReversiSim(SimBehaviour):
         rng: random.Random,
     ) -> str:
         state = _board(ctx)
-        observation = f"Observation: {self._observation(ctx, answers)}"
+        observation = self._observation(ctx, answers)
         if state.legal_actions(ctx.seat) == [PASS]:
             them = SEAT_NAMES[1 - ctx.seat]
-            return "\n".join([
-                observation,
-                f"Strategy: No square sandwiches a {them} disc, so I have no valid move and must pass.",
-                "Movement: pass",
-            ])
-        strategy = f"Strategy: {self._plan(ctx, action, slip, answers)}"
+            strategy = f"No square sandwiches a {them} disc, so I have no valid move and must pass."
+            return labelled_answer(observation, strategy, PASS)
+        strategy = self._plan(ctx, action, slip, answers)
         if broken:
             # A format slip names no square anywhere after a Movement keyword: the move is lost.
-            return "\n".join([observation, strategy, rng.choice([
+            ending = rng.choice([
                 "Movement: the square next to my discs",
                 "My move is the one that flips the most, as described above.",
                 "Move: top left corner area",
-            ])])
-        return "\n".join([observation, strategy, f"Movement: {action}"])
+            ])
+            return labelled_answer(observation, strategy, ending=ending)
+        return labelled_answer(observation, strategy, action)
 
     def reasoning(
         self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, Any]
@@ -158,11 +165,7 @@ class ReversiSim(SimBehaviour):
         missed = self._missed(ctx, answers)
         seen = [a for a in legal if a not in missed]
         lines.append(f"Squares that sandwich a disc: {format_items(seen)}.")
-        ranked = sorted(((a, v) for a, v in analysis.values.items() if a not in missed),
-                        key=lambda kv: kv[1], reverse=True)
-        if len(ranked) > 1:
-            lines.append("Disc difference three moves ahead: "
-                         + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:5]))
+        lines += value_lines(analysis, "Disc difference three moves ahead", missed)
         lines.append(self._plan(ctx, action, slip, answers))
         return "\n".join(lines)
 
@@ -173,32 +176,29 @@ class ReversiSim(SimBehaviour):
         return super().slip_words(ctx, action, slip)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
-        return (
-            "Observation: I cannot make out every disc clearly; the centre holds the four starting discs.\n"
-            "Strategy: Play next to the centre, where a move usually flips a disc.\n"
-            "Movement: " + rng.choice(["C4", "D3", "E6", "F5"])
+        return labelled_answer(
+            "I cannot make out every disc clearly; the centre holds the four starting discs.",
+            "Play next to the centre, where a move usually flips a disc.",
+            rng.choice(["C4", "D3", "E6", "F5"]),
         )
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
+        after = last_position(ctx, OthelloState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, OthelloState):
-            return super().reflection(ctx)
-        seat = ctx.seat
-        them = SEAT_NAMES[1 - seat]
-        moves = [(s, a) for rec in since_own_move(ctx) for s, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if s == seat else them} played {a}" for s, a in moves)
-        parts = [f"Since my last turn: {said}." if said else "No moves yet.", after.status_text()]
-        mine, theirs = _corners(after, seat), _corners(after, 1 - seat)
-        if mine:
-            parts.append(f"I can take {format_items(mine)} now: do it.")
-        if theirs:
-            parts.append(f"{them} could take {format_items(theirs)}; do not open more corners.")
-        if not mine and not theirs:
-            parts.append("No corner is in reach; keep flipping without handing over the squares next to "
-                         "the corners.")
-        return " ".join(parts)
+        them = SEAT_NAMES[1 - ctx.seat]
+        mine, theirs = _corners(after, ctx.seat), _corners(after, 1 - ctx.seat)
+        return reflect(
+            ctx,
+            them,
+            [
+                f"I can take {format_items(mine)} now: do it." if mine else "",
+                f"{them} could take {format_items(theirs)}; do not open more corners." if theirs else "",
+            ],
+            quiet="No corner is in reach; keep flipping without handing over the squares next to the "
+            "corners.",
+            status=after.status_text(),
+        )
 
 
 def _beside(mask: int, index: int) -> bool:

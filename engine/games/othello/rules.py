@@ -48,7 +48,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state
 from engine.options import Option
 
 __all__ = [
@@ -328,11 +328,7 @@ class OthelloState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> OthelloState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("Othello takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self.to_act:
-                raise IllegalActionError(f"seat {seat} is not to move")
+            action = one_action(action, "Othello", self.to_act)
         if not isinstance(action, str):
             raise InvalidActionError(f"{action!r} is not an Othello action")
         text = action.strip()

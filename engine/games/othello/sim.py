@@ -35,7 +35,15 @@ from engine.games.othello.rules import (
     parse_cell,
     wedge_moves,
 )
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    blind_choice,
+    last_position,
+    recap,
+    value_lines,
+)
 from engine.questions import format_items
 
 _CORNER_ACTIONS = tuple(ACTIONS[i] for i in CORNERS)
@@ -245,34 +253,25 @@ class OthelloSim(SimBehaviour):
         true_wedges = wedge_moves(state.discs(seat), state.discs(1 - seat), state.wedge)
         missed = {*(c for c in corners if c not in seen_corners),
                   *(w for w in true_wedges if w not in (answers.get(2) or []))}
-        ranked = sorted(((a, v) for a, v in analysis.values.items() if a not in missed),
-                        key=lambda kv: kv[1], reverse=True)
-        if len(ranked) > 1:
-            lines.append("Weighing corners, edges, frontier and mobility: "
-                         + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:5]))
+        lines += value_lines(analysis, "Weighing corners, edges, frontier and mobility", missed)
         lines.append(self._reason(ctx, action, slip, answers))
         return "\n".join(lines)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         listed = _LEGAL_LINE.findall(prompt)
         cells = _CELL.findall(listed[-1]) if listed else []
-        move = rng.choice(cells) if cells else "(D,3)"
-        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+        return blind_choice(cells, "(D,3)", rng)
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
-            return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, OthelloState):
+        after = last_position(ctx, OthelloState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
         seat = ctx.seat
         them = SEAT_NAMES[1 - seat]
-        moves = [(s, a) for rec in since_own_move(ctx) for s, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if s == seat else them} played {a}" for s, a in moves)
         f = features(after, seat)
         threats = [a for a in after.moves_of(1 - seat) if _is_corner(a)]
         mine = [a for a in after.moves_of(seat) if _is_corner(a)]
-        parts = [f"Since my last turn: {said}." if said else "No moves yet.", after.status_text()]
+        parts = [recap(ctx, them), after.status_text()]
         parts.append(f"I hold {f['corners']} corner(s), {them} holds {f['opp_corners']}.")
         if mine:
             parts.append(f"I can take {format_items(mine)} now: do it.")

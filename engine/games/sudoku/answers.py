@@ -11,11 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines
+from engine.agent.parse import (
+    MOVEMENT,
+    Extraction,
+    labelled_lines,
+    last_match,
+    last_value,
+    line_after_last,
+    read_labelled,
+)
 
 __all__ = ["extract_move", "find_move", "split_answer"]
 
-_MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
 _MOVE = re.compile(
     r"(?<![A-Za-z0-9])(?:([A-Ia-i])[ \t]*([1-9])|([1-9])[ \t]*([A-Ia-i]))"
     r"(?:[ \t]*(?:->|[:=,])?[ \t]*|[ \t]*(?:with|to|=)[ \t]*)([0-9])(?![0-9])"
@@ -34,45 +41,23 @@ def find_move(text: str) -> str | None:
 
 
 def _last_move(text: str) -> str | None:
-    found = None
-    for match in _MOVE.finditer(text):
-        found = match
+    found = last_match(_MOVE, text)
     return find_move(found.group(0)) if found else None
 
 
 def split_answer(text: str) -> dict[str, str]:
     """The last ``Observation:``, ``Strategy:`` and ``Movement:`` values of an answer (missing keys
     are left out), so a front end can show the observation and the strategy apart from the move."""
-    parts = {}
-    for key in ("observation", "strategy", "movement"):
-        values = keyword_lines(text, key)
-        if values:
-            parts[key] = values[-1]
-    return parts
+    return labelled_lines(text, ("observation", "strategy", "movement"))
 
 
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Sudoku: the move after the last ``Movement:``; without that keyword, the last move written
     anywhere in the answer (and the reason says so)."""
-    strategies = keyword_lines(text, "strategy")
-    thought = strategies[-1] if strategies else ""
-    found = None
-    for found in _MOVEMENT.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if found is not None:
-        rest = text[found.end() :]
-        line = rest.split("\n", 1)[0].strip(MARKUP + ":")
-        if not line:
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0].strip(MARKUP) if nonblank else ""
-        if not line:
-            return Extraction(None, error="the 'Movement:' line is empty", thought=thought)
-        move = find_move(line)
-        if move is None:
-            return Extraction(line[:80].strip(" .,;"), thought=thought)  # the game says why it is no move
-        plain = line.strip(" .") == move
-        reason = "" if plain else f"read {move!r} from the 'Movement:' line {line.strip()!r}"
-        return Extraction(move, reason=reason, thought=thought)
+    thought = last_value(text, "strategy")
+    line = line_after_last(text, MOVEMENT)
+    if line is not None:
+        return read_labelled(line, find_move, "Movement:", thought)
     move = _last_move(text)
     if move is None:
         error = "no 'Movement:' line and no move (<row><column> <digit>, e.g. A1 5) in the answer"

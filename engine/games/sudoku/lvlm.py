@@ -18,10 +18,10 @@ simulator generates them (§2.1-2.3 of the spec):
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 
+from engine.agent.parse import movement_or_text
 from engine.core import Seat, State
+from engine.games._common import task_prompts
 from engine.games.sudoku.answers import find_move
 from engine.games.sudoku.generator import generate
 from engine.games.sudoku.rules import ROWS, SudokuState, move_text
@@ -41,13 +41,9 @@ __all__ = [
 MATRIX_SHAPE: tuple[int, int] = (9, 9)
 MATRIX_RANGE: tuple[int, int] = (0, 9)
 
-_TASKS = Path(__file__).resolve().parent / "tasks"
 #: The task prompts (``perceive``, ``qa`` with its ``{question}``, ``rules``), from ``tasks/*.md``.
-PROMPTS: dict[str, str] = {
-    task: (_TASKS / f"{task}.md").read_text(encoding="utf-8").strip() for task in ("perceive", "qa", "rules")
-}
+PROMPTS: dict[str, str] = task_prompts(__file__)
 
-_MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
 
 
 def _puzzle(rng: random.Random) -> SudokuState:
@@ -83,13 +79,7 @@ def valid_moves(state: State, seat: Seat) -> list[str]:
 def read_move(text: str) -> str | None:
     """A model's answer (or its ``Movement:`` text) as ``"A1 5"``: the move after the last
     ``Movement:`` when there is one, else the first move in the text; ``None`` when there is none."""
-    found = None
-    for found in _MOVEMENT.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if found is not None:
-        rest = text[found.end() :].strip()
-        return find_move(rest.split("\n", 1)[0]) if rest else None
-    return find_move(text)
+    return find_move(movement_or_text(text))
 
 
 # -- question answering -----------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import ONE_PLAYER, one_action, reading_state
 from engine.games.sudoku.generator import (
     BOX_OF,
     DIFFICULTIES,
@@ -243,11 +243,7 @@ class SudokuState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> SudokuState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("Sudoku takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat != 0:
-                raise IllegalActionError(f"seat {seat} does not play Sudoku (one player, seat 0)")
+            action = one_action(action, "Sudoku", (0,), ONE_PLAYER)
         move = parse_move(action) if isinstance(action, str) else None
         if move is None:
             raise InvalidActionError(f"{action!r} is not a Sudoku move; write <row><column> <digit>: A1 5")

@@ -22,7 +22,14 @@ from engine.core import Action
 from engine.games.sudoku.bots import hidden_singles, naked_singles
 from engine.games.sudoku.generator import PEERS, cell_name
 from engine.games.sudoku.rules import ROWS, SudokuState, free_digits, move_text, parse_move
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    labelled_answer,
+    labelled_slip,
+    slip_kind,
+)
 
 #: The key under which :meth:`SudokuSim.intermediate` keeps a wrong belief (no question has it).
 _BELIEF = -1
@@ -148,18 +155,18 @@ class SudokuSim(SimBehaviour):
         strategy = self._plan(ctx, action, slip, answers)
         if broken:
             return self.broken_answer(ctx, rng)
-        return "\n".join([f"Observation: {observation}", f"Strategy: {strategy}", f"Movement: {action}"])
+        return labelled_answer(observation, strategy, action)
 
     def broken_answer(self, ctx: SimContext, rng: random.Random) -> str:
         """A format slip that names no move anywhere (else the extractor would rightly find it)."""
-        observation = f"Observation: {self.situation(ctx)}"
-        variant = rng.randrange(3)
-        if variant == 0:  # cut short before the move
-            return f"{observation}\nStrategy: Look for a cell with a single candidate first."
-        if variant == 1:
-            where = rng.choice(["the centre cell", "the last blank in the top row", "a safe cell", "none"])
-            return f"{observation}\nStrategy: Fill the most constrained cell.\nMovement: {where}"
-        return f"{observation} The most constrained cell is the obvious next step."
+        return labelled_slip(
+            self.situation(ctx),
+            rng,
+            cut="Look for a cell with a single candidate first.",
+            plan="Fill the most constrained cell.",
+            vague=["the centre cell", "the last blank in the top row", "a safe cell", "none"],
+            closing="The most constrained cell is the obvious next step.",
+        )
 
     def reasoning(
         self, ctx: SimContext, analysis: Analysis, action: Action, slip: str, answers: Mapping[int, list[str]]
@@ -188,11 +195,9 @@ class SudokuSim(SimBehaviour):
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         cell = f"{rng.choice(ROWS)}{rng.randint(1, 9)}"
-        return (
-            "Observation: I cannot read the board clearly.\n"
-            "Strategy: Try a digit in a cell that looks blank.\n"
-            f"Movement: {cell} {rng.randint(1, 9)}"
-        )
+        digit = rng.randint(1, 9)
+        return labelled_answer("I cannot read the board clearly.", "Try a digit in a cell that looks blank.",
+                               f"{cell} {digit}")
 
     def reflection(self, ctx: SimContext | None) -> str:
         state = _state(ctx)

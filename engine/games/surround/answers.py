@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, SEPARATORS, Extraction, last_value, line_after_last, strip_tags
 
 __all__ = ["extract_move"]
 
@@ -17,18 +17,9 @@ _MOVE_PHRASE = re.compile(r"\bmove[ \t]*(up|down|left|right)\b", re.IGNORECASE)
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Surround: the ``Move X`` after the last ``Chosen Action`` (GameBot reads the text after that
     keyword); without the keyword, the last ``Move X`` outside the intermediate-answer tags."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    keyword = None
-    for keyword in _CHOSEN.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip(MARKUP + ":"):
-            # "5. Chosen Action" as a heading with the move on the next line is the prompt's own layout.
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
+    thought = last_value(text, "conclusion")
+    line = line_after_last(text, _CHOSEN, lead=SEPARATORS)
+    if line is not None:
         move = _MOVE.search(line)
         if move:
             return Extraction(move.group(1).lower(), thought=thought)

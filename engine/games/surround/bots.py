@@ -55,6 +55,28 @@ class _SurroundBot(SearchBot):
         their_next = {neighbour(them, m) for m in MOVES if value_at(matrix, neighbour(them, m)) == EMPTY}
         return state, matrix, me, them, their_next
 
+    def evaluate(self, observation: Observation) -> dict[Action, float]:
+        """Every move's value: :data:`CRASH` into anything but an empty cell, else its :meth:`score`
+        less the risk of a head-on where the opponent's head may move too, plus the score's tie-break."""
+        _, matrix, me, them, their_next = self._setup(observation)
+        values: dict[Action, float] = {}
+        for move in MOVES:
+            target = neighbour(me, move)
+            if value_at(matrix, target) != EMPTY:
+                values[move] = CRASH
+                continue
+            risk = _CONTESTED if target in their_next else 0.0
+            value, tie_break = self.score(matrix, target, them, their_next)
+            values[move] = value - risk + tie_break
+        return values
+
+    def score(
+        self, matrix: list[list[int]], target: Cell, them: Cell, their_next: set[Cell]
+    ) -> tuple[float, float]:
+        """The value of moving the head to the empty cell ``target`` (in :attr:`measure`) and a
+        tie-break worth less than one unit of it."""
+        raise NotImplementedError
+
     def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
         if values[action] <= CRASH:
             return f"every move crashes; Move {action.capitalize()}"
@@ -72,19 +94,11 @@ class SurvivorBot(_SurroundBot):
     label = "Survivor (flood fill)"
     measure = "cells reachable"
 
-    def evaluate(self, observation: Observation) -> dict[Action, float]:
-        _, matrix, me, them, their_next = self._setup(observation)
-        values: dict[Action, float] = {}
-        for move in MOVES:
-            target = neighbour(me, move)
-            if value_at(matrix, target) != EMPTY:
-                values[move] = CRASH
-                continue
-            area = flood_count(matrix, target)
-            risk = _CONTESTED if target in their_next else 0.0
-            # A tie-break worth less than one cell: further from the opponent's head is better.
-            values[move] = area - risk + _distance(target, them) / 1000.0
-        return values
+    def score(
+        self, matrix: list[list[int]], target: Cell, them: Cell, their_next: set[Cell]
+    ) -> tuple[float, float]:
+        # The tie-break: further from the opponent's head is better.
+        return flood_count(matrix, target), _distance(target, them) / 1000.0
 
 
 class HunterBot(_SurroundBot):
@@ -94,20 +108,13 @@ class HunterBot(_SurroundBot):
     label = "Hunter (territory)"
     measure = "territory lead"
 
-    def evaluate(self, observation: Observation) -> dict[Action, float]:
-        _, matrix, me, them, their_next = self._setup(observation)
-        values: dict[Action, float] = {}
-        for move in MOVES:
-            target = neighbour(me, move)
-            if value_at(matrix, target) != EMPTY:
-                values[move] = CRASH
-                continue
-            after = [row[:] for row in matrix]
-            after[target[0]][target[1]] = WALL
-            theirs = [c for c in their_next if c != target] or [them]
-            mine, others = territory(after, [target], theirs)
-            own_space = flood_count(matrix, target)
-            risk = _CONTESTED if target in their_next else 0.0
-            # Territory decides; a move into a pocket smaller than the lead it claims is not taken.
-            values[move] = min(mine - others, own_space) - risk + _distance(target, them) / 10000.0
-        return values
+    def score(
+        self, matrix: list[list[int]], target: Cell, them: Cell, their_next: set[Cell]
+    ) -> tuple[float, float]:
+        after = [row[:] for row in matrix]
+        after[target[0]][target[1]] = WALL
+        theirs = [c for c in their_next if c != target] or [them]
+        mine, others = territory(after, [target], theirs)
+        own_space = flood_count(matrix, target)
+        # Territory decides; a move into a pocket smaller than the lead it claims is not taken.
+        return min(mine - others, own_space), _distance(target, them) / 10000.0

@@ -40,7 +40,7 @@ from engine.core import (
     SeatInfo,
     State,
 )
-from engine.games._common import reading_state
+from engine.games._common import ARROW_KEYS, reading_state
 from engine.games.surround.board import (
     EMPTY,
     MOVES,
@@ -345,16 +345,7 @@ class Surround(Game):
         ),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
-    keymap: ClassVar[Mapping[str, Action]] = {
-        "up": "up",
-        "down": "down",
-        "left": "left",
-        "right": "right",
-        "w": "up",
-        "s": "down",
-        "a": "left",
-        "d": "right",
-    }
+    keymap: ClassVar[Mapping[str, Action]] = ARROW_KEYS
     controls: ClassVar[str] = "Arrows or W A S D turn; press nothing and you keep going straight"
     bots: ClassVar[Mapping[str, str]] = {"survivor": ".bots:SurvivorBot", "hunter": ".bots:HunterBot"}
     default_opponent: ClassVar[str] = "survivor"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.agent.parse import MARKUP, Extraction, keyword_lines, strip_tags
+from engine.agent.parse import MARKUP, SEPARATORS, Extraction, last_value, line_after_last, strip_tags
 
 __all__ = ["extract_move"]
 
@@ -17,16 +17,9 @@ _CHOSEN = re.compile(r"chosen[ \t]*move", re.IGNORECASE)
 def extract_move(text: str, legal: Sequence[str]) -> Extraction:
     """Tic-tac-toe: the ``(r,c)`` after the last ``Chosen Move``; without one, the last ``(r,c)`` outside
     the intermediate-answer tags."""
-    conclusions = keyword_lines(text, "conclusion")
-    thought = conclusions[-1] if conclusions else ""
-    keyword = _last_match(_CHOSEN, text)
-    if keyword is not None:
-        rest = text[keyword.end() :]
-        line = rest.lstrip(" \t*:：_`-").split("\n", 1)[0] if rest.strip() else ""
-        if not line.strip():
-            # "Chosen Move:" followed by the move on the next line is common enough to accept.
-            nonblank = [ln for ln in rest.splitlines() if ln.strip(MARKUP + ":")]
-            line = nonblank[0] if nonblank else ""
+    thought = last_value(text, "conclusion")
+    line = line_after_last(text, _CHOSEN, lead=SEPARATORS)
+    if line is not None:
         pair = _PAIR_LOOSE.search(line)
         if pair:
             return Extraction(f"({int(pair.group(1))},{int(pair.group(2))})", thought=thought)
@@ -44,11 +37,3 @@ def extract_move(text: str, legal: Sequence[str]) -> Extraction:
         reason="no 'Chosen Move:' line; took the last (row,col) in the answer",
         thought=thought,
     )
-
-
-def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The last match of ``pattern`` in ``text``, or ``None``."""
-    found = None
-    for found in pattern.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    return found

@@ -25,6 +25,7 @@ import random
 import re
 from typing import ClassVar
 
+from engine.agent.parse import movement_or_text
 from engine.core import Seat, State
 from engine.games.tictactoe.rules import LINES, TicTacToeState, index_of
 
@@ -85,7 +86,6 @@ PROMPTS: dict[str, str] = {
     ),
 }
 
-_MOVEMENT = re.compile(r"movement[ \t]*[*_`]*[ \t]*[:：]", re.IGNORECASE)
 _CELL = re.compile(r"(?<![A-Za-z0-9])(?:([A-Ca-c])\s?([1-3])|([1-3])\s?([A-Ca-c]))(?![A-Za-z0-9])")
 _CODES = {"": -1, "X": 1, "O": 0}
 
@@ -139,13 +139,7 @@ def read_move(text: str) -> str | None:
     """A model's answer (or its ``Movement:`` text) as ``"B2"``: the cell after the last
     ``Movement:`` when there is one, else the first cell in the text; ``None`` when there is none.
     Reversed and lower-case forms are read (``"2b"`` -> ``"B2"``)."""
-    keyword = None
-    for keyword in _MOVEMENT.finditer(text):  # noqa: B007  (the loop only walks to the last match)
-        continue
-    if keyword is not None:
-        rest = text[keyword.end() :].strip()
-        text = rest.split("\n", 1)[0] if rest else ""
-    match = _CELL.search(text)
+    match = _CELL.search(movement_or_text(text))
     if match is None:
         return None
     letter, digit = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))

@@ -25,7 +25,7 @@ from engine.core import (
     State,
     seats_of,
 )
-from engine.games._common import reading_state
+from engine.games._common import one_action, reading_state, two_player_scores
 
 MARKS: tuple[str, str] = ("X", "O")
 #: Every line of three cells (row-major indices): rows, columns, then the two diagonals.
@@ -126,11 +126,7 @@ class TicTacToeState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> TicTacToeState:
         if isinstance(action, Mapping):
-            if len(action) != 1:
-                raise IllegalActionError("tic-tac-toe takes one action at a time")
-            ((seat, action),) = action.items()
-            if seat not in self.to_act:
-                raise IllegalActionError(f"seat {seat} is not to move")
+            action = one_action(action, "tic-tac-toe", self.to_act)
         index = index_of(action)
         if self.is_over:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
@@ -152,12 +148,7 @@ class TicTacToeState(State):
 
     @property
     def scores(self) -> tuple[float, ...]:
-        winner = self.winner
-        if winner is not None:
-            return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-        if all(self.cells):
-            return (0.5, 0.5)
-        return (0.0, 0.0)
+        return two_player_scores(self.winner, all(self.cells))
 
     # -- text views --------------------------------------------------------------------------
 

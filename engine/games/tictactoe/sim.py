@@ -23,7 +23,16 @@ from collections.abc import Mapping, Sequence
 
 from engine.core import Action
 from engine.games.tictactoe.rules import ACTIONS, LINES, MARKS, TicTacToeState, winning_moves
-from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, fmt_value, since_own_move, slip_kind
+from engine.llm.simstyle import (
+    Analysis,
+    SimBehaviour,
+    SimContext,
+    blind_choice,
+    last_position,
+    misread_board,
+    reflect,
+    value_lines,
+)
 from engine.questions import format_items
 
 _CENTRE = 4
@@ -132,11 +141,7 @@ class TicTacToeSim(SimBehaviour):
     # -- words --------------------------------------------------------------------------------------
 
     def _seen(self, ctx: SimContext, action: Action, slip: str) -> tuple[str, ...]:
-        """The board as the model reads it: with a slip, the cell it plays looks empty to it."""
-        cells = list(_cells(ctx))
-        if slip_kind(slip) == "illegal" and action in ACTIONS:
-            cells[ACTIONS.index(action)] = ""
-        return tuple(cells)
+        return misread_board(_cells(ctx), ACTIONS, action, slip)
 
     def _why(self, cells: Sequence[str], cell: Action, mark: str) -> str:
         """Which line ``cell`` completes for ``mark``, as the model reads the board (a phantom's line
@@ -209,43 +214,33 @@ class TicTacToeSim(SimBehaviour):
         believed = {*answers.get(1, []), *answers.get(2, [])}
         missed = {*winning_moves(_cells(ctx), me), *winning_moves(_cells(ctx), them)} - believed
         # A cell whose threat it missed is no candidate in its mind: it does not weigh it.
-        ranked = sorted(
-            ((a, v) for a, v in analysis.values.items() if a not in missed),
-            key=lambda kv: kv[1],
-            reverse=True,
-        )
         lines = [
             f"I am {me}. My marks: {_where(seen, me)}. Opponent ({them}): {_where(seen, them)}.",
             "Checking each empty cell against its row, column and diagonals.",
             f"Cells that win for me: {format_items(answers.get(1, []))}. Cells that win for {them}: "
             f"{format_items(answers.get(2, []))}.",
         ]
-        if len(ranked) > 1:
-            lines.append("Search values: " + ", ".join(f"{a} {fmt_value(v)}" for a, v in ranked[:5]))
+        lines += value_lines(analysis, "Search values", missed)
         lines.append(self._plan(ctx, action, slip, answers))
         return "\n".join(lines)
 
     def blind(self, prompt: str, rng: random.Random) -> str:
         legal = re.findall(r"\(\d,\d\)", prompt)
-        move = rng.choice(legal) if legal else "(1,1)"
-        return f"I cannot see the whole position clearly.\nChosen Move: {move}"
+        return blind_choice(legal, "(1,1)", rng)
 
     def reflection(self, ctx: SimContext | None) -> str:
-        if ctx is None or not ctx.history:
-            return super().reflection(ctx)
-        after = ctx.history[-1].next_state
-        if not isinstance(after, TicTacToeState):
+        after = last_position(ctx, TicTacToeState)
+        if ctx is None or after is None:
             return super().reflection(ctx)
         me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
         threats = winning_moves(after, them)
         chances = winning_moves(after, me)
-        moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
-        said = "; ".join(f"{'I' if seat == ctx.seat else them} played {a}" for seat, a in moves)
-        parts = [f"Since my last turn: {said}." if said else "No moves yet."]
-        if chances:
-            parts.append(f"I can win at {', '.join(chances)}: take it.")
-        if threats:
-            parts.append(f"{them} threatens {', '.join(threats)}; block unless I can win first.")
-        if not chances and not threats:
-            parts.append("No immediate threats. Aim for a fork: two lines at once.")
-        return " ".join(parts)
+        return reflect(
+            ctx,
+            them,
+            [
+                f"I can win at {', '.join(chances)}: take it." if chances else "",
+                f"{them} threatens {', '.join(threats)}; block unless I can win first." if threats else "",
+            ],
+            quiet="No immediate threats. Aim for a fork: two lines at once.",
+        )
