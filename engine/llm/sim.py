@@ -230,6 +230,7 @@ class SimClient:
         broken = self._rng.random() < self.rates["format_error_rate"]
         # It writes the answers its prompt asks for: a "naive" or "none" prompt variant asks none.
         style.asked = asked_keys(prompt)
+        style.prompt_text = prompt
         reasoning = style.reasoning(ctx, analysis, action, slip, answers)
         content = style.answer(ctx, analysis, action, slip, broken, answers, self._rng)
         return reasoning, content

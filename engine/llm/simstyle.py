@@ -93,6 +93,8 @@ class SimBehaviour:
         self._questions: Sequence[Question] | None = None
         #: The question keys the current prompt asks (``None``: all); :meth:`tags` writes only those.
         self.asked: set[int] | None = None
+        #: The prompt being answered (a game may answer in the format it asks for).
+        self.prompt_text = ""
 
     # -- judgement --------------------------------------------------------------------------------
 

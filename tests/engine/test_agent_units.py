@@ -53,7 +53,8 @@ def test_bundled_templates_load_and_record_their_hash() -> None:
     g2048, ttt = engine.declaration("2048"), engine.declaration("tictactoe")
     assert prompts.variants(g2048)[:1] == ["default"] and "compact" in prompts.variants(g2048)
     # Tic-tac-toe's default variant is GameBot's curated chain-of-thought prompt, "cot".
-    assert ttt.default_prompt == "cot" and prompts.variants(ttt) == ["default", "cot", "naive", "none"]
+    assert ttt.default_prompt == "cot"
+    assert prompts.variants(ttt) == ["default", "cot", "lvlm", "naive", "none"]
     assert prompts.load_template(ttt).path == "prompts/tictactoe/cot.md"
     bundled = ((g2048, "default"), (g2048, "compact"), (ttt, "cot"), (ttt, "naive"), (ttt, "none"))
     for game, variant in bundled:

@@ -170,3 +170,33 @@ def test_the_matrix_matches_the_drawn_board(qapp: object) -> None:
                 near_o = (np.abs(patch - o_ink).sum(axis=2) < 60).sum()
                 drawn = 1 if near_x > 50 else 0 if near_o > 50 else -1
                 assert drawn == value, (row, col, near_x, near_o)
+
+
+def test_end_to_end_play_in_the_papers_style() -> None:
+    """--option style=lvlm --prompt-variant lvlm: A1 names, labelled answers, points, three strikes."""
+    import asyncio
+
+    import engine
+    from engine.events import DECISION
+    from engine.games.tictactoe.answers import extract_move
+    from engine.match import Match
+    from engine.roster import make_player
+
+    game = engine.make("tictactoe", style="lvlm")
+    state = game.initial_state()
+    assert state.lvlm_style and "B2:_" in state.text(0) and game.state_from_json(state.to_json()) == state
+    assert extract_move("Observation: empty\nStrategy: centre\nMovement: b2", []).extracted == "(1,1)"
+    assert extract_move("Movement: 3C", []).extracted == "(2,2)"
+    assert extract_move("Movement:", []).error
+    sim = make_player("sim:perfect", game, seed=1, latency=0, prompt_variant="lvlm", strikes=3)
+    match = Match(game, [sim, make_player("minimax", game, seed=2)], seed=1)
+    answers = []
+    match.subscribe(lambda e: answers.append(e.data["text"]) if e.type == "answer" else None)
+    events = []
+    match.subscribe(events.append)
+    result = asyncio.run(match.run())
+    assert answers and all(a.splitlines()[-1].startswith("Movement: ") for a in answers)
+    assert result.winner in (1, None)  # minimax never loses
+    x_moves = sum(1 for e in events if e.type == DECISION and e.seat == 0)
+    points = result.final_state.metrics()["lvlm_points"]
+    assert points == 10 * x_moves + (20 if result.winner is None else 0)

@@ -20,14 +20,12 @@ actions write ``"(1,1)"``.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
-from typing import ClassVar
 
 from engine.agent.parse import movement_or_text
 from engine.core import Seat, State
-from engine.games.tictactoe.rules import LINES, TicTacToeState, index_of
+from engine.games.tictactoe.rules import LINES, LvlmBoard, TicTacToeState, index_of
 
 __all__ = [
     "MATRIX_RANGE",
@@ -93,14 +91,6 @@ _CODES = {"": -1, "X": 1, "O": 0}
 def cell_name(index: int) -> str:
     """LVLM-Playground's name of cell ``index`` (0..8, row-major): ``4 -> "B2"``."""
     return f"{ROWS[index // 3]}{index % 3 + 1}"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class LvlmBoard(TicTacToeState):
-    """A task board, drawn in LVLM-Playground's style (X red, O blue, rows A-C and columns 1-3 on the
-    image) so the pictures match the questions' words; the rules are tic-tac-toe's."""
-
-    lvlm_style: ClassVar[bool] = True
 
 
 def random_board(rng: random.Random) -> State:

@@ -26,6 +26,7 @@ from engine.core import (
     seats_of,
 )
 from engine.games._common import one_action, reading_state, two_player_scores
+from engine.options import Option
 
 MARKS: tuple[str, str] = ("X", "O")
 #: Every line of three cells (row-major indices): rows, columns, then the two diagonals.
@@ -57,6 +58,10 @@ def index_of(action: Action) -> int:
         return ACTIONS.index(action.replace(" ", ""))
     except ValueError:
         raise InvalidActionError(f"{action!r} is not a cell; cells are written (row,col) with 0..2") from None
+
+
+#: The ways a board can be drawn (the ``style`` option).
+STYLES = ("gamebot", "lvlm")
 
 
 @functools.lru_cache(maxsize=8192)  # a game has 5,478 positions: each is judged once
@@ -134,7 +139,7 @@ class TicTacToeState(State):
             raise IllegalActionError(f"{ACTIONS[index]} is already taken by {self.cells[index]}")
         cells = list(self.cells)
         cells[index] = MARKS[self.mover]
-        return TicTacToeState(cells=tuple(cells), last_action=ACTIONS[index])
+        return type(self)(cells=tuple(cells), last_action=ACTIONS[index])
 
     def winning_line(self) -> tuple[int, int, int] | None:
         """The cell indices of the completed line, or ``None``."""
@@ -177,8 +182,35 @@ class TicTacToeState(State):
         lines.append(self.status_text())
         return "\n".join(lines)
 
+    def metrics(self) -> dict[str, float]:
+        """LVLM-Playground's end-to-end points for the first seat (the model's, in the paper):
+        10 per mark it placed, plus 50 for a win or 20 for a draw."""
+        bonus = (50 if self.winner == 0 else 20 if self.winner is None else 0) if self.is_over else 0
+        return {"lvlm_points": float(10 * self.cells.count("X") + bonus)}
+
     def to_json(self) -> JsonDict:
-        return {"game": self.game_id, "cells": list(self.cells), "last_action": self.last_action}
+        data: JsonDict = {"game": self.game_id, "cells": list(self.cells), "last_action": self.last_action}
+        if getattr(self, "lvlm_style", False):
+            data["style"] = "lvlm"
+        return data
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LvlmBoard(TicTacToeState):
+    """A position drawn in LVLM-Playground's style (X red, O blue, rows A-C and columns 1-3 on the
+    image), for its task boards and the ``style="lvlm"`` option; the rules are tic-tac-toe's."""
+
+    lvlm_style: ClassVar[bool] = True
+
+    def text(self, seat: Seat | None = None) -> str:
+        """The board with LVLM-Playground's cell names (``A1`` top left, ``C3`` bottom right)."""
+        rows = [" ".join(f"{'ABC'[r]}{c + 1}:{self.cells[3 * r + c] or '_'}" for c in range(3))
+                for r in range(3)]
+        lines = ["Current Game Board:", *rows, "", self.grid_text(), ""]
+        if seat is not None and not self.is_over:
+            lines.append(f"You are playing {MARKS[seat]}.")
+        lines.append(self.status_text())
+        return "\n".join(lines)
 
 
 _PAIR = re.compile(r"(\d+)\s*[,;\s]\s*(\d+)")
@@ -213,9 +245,14 @@ class TicTacToe(Game):
     observation: ClassVar[str | None] = ".gym:BoardObservation"
     tasks: ClassVar[str | None] = ".lvlm"
     default_prompt: ClassVar[str] = "cot"
+    options_schema: ClassVar[tuple[Option, ...]] = (
+        Option("style", str, "gamebot", "How the board is drawn: gamebot (coordinates (r,c) from 0) or "
+               "lvlm (LVLM-Playground's: X red, O blue, rows A-C and columns 1-3; prompt variant lvlm)",
+               choices=STYLES),
+    )
 
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
-        return TicTacToeState()
+        return LvlmBoard() if self.options["style"] == "lvlm" else TicTacToeState()
 
     def rules_text(self) -> str:
         return _RULES
@@ -271,7 +308,11 @@ class TicTacToe(Game):
                 last_action not in ACTIONS or not cells[ACTIONS.index(last_action)]
             ):
                 raise ValueError(f"last_action {last_action!r} is not an occupied cell")
-        return TicTacToeState(cells=tuple(cells), last_action=last_action)
+            style = data.get("style", "gamebot")
+            if style not in STYLES:
+                raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
+        kind = LvlmBoard if style == "lvlm" else TicTacToeState
+        return kind(cells=tuple(cells), last_action=last_action)
 
 
 def _find_pairs(text: str) -> list[tuple[int, int]]:

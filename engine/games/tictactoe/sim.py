@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
+from engine.agent.parse import MOVEMENT
 from engine.core import Action
 from engine.games.tictactoe.rules import ACTIONS, LINES, MARKS, TicTacToeState, winning_moves
 from engine.llm.simstyle import (
@@ -28,6 +29,8 @@ from engine.llm.simstyle import (
     SimBehaviour,
     SimContext,
     blind_choice,
+    labelled_answer,
+    labelled_slip,
     last_position,
     misread_board,
     reflect,
@@ -76,6 +79,22 @@ def phantoms(cells: Sequence[str], mark: str) -> dict[int, tuple[tuple[int, int,
                 other = next(i for i in line if i not in (cell, owner))
                 found[cell] = (line, other)
     return found
+
+
+def _name(action: Action) -> str:
+    """LVLM-Playground's name of a cell: ``"(1,1)"`` → ``"B2"``."""
+    i = ACTIONS.index(action) if action in ACTIONS else 4
+    return f"{'ABC'[i // 3]}{i % 3 + 1}"
+
+
+def _named(cells: Sequence[str], mark: str) -> str:
+    spots = [_name(ACTIONS[i]) for i in range(9) if cells[i] == mark]
+    return ", ".join(spots) if spots else "none yet"
+
+
+def _renamed(text: str) -> str:
+    """``text`` with every ``(r,c)`` written as LVLM-Playground names it."""
+    return re.sub(r"\((\d),(\d)\)", lambda m: _name(f"({m.group(1)},{m.group(2)})"), text)
 
 
 class TicTacToeSim(SimBehaviour):
@@ -189,6 +208,14 @@ class TicTacToeSim(SimBehaviour):
         seen = self._seen(ctx, action, slip)
         me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
         plan = self._plan(ctx, action, slip, answers)
+        if MOVEMENT.search(self.prompt_text):
+            # LVLM-Playground's prompt (variant "lvlm"): three labelled lines, cells named like B2.
+            observation = f"My marks ({me}): {_named(seen, me)}. Opponent's ({them}): {_named(seen, them)}."
+            if broken:
+                return labelled_slip(observation, rng, cut="Block first, then", plan=plan,
+                                     vague=["the centre square", "the free corner"],
+                                     closing="I will decide next.")
+            return labelled_answer(observation, _renamed(plan), _name(action))
         move_line = f"Chosen Move: {action}"
         if broken:
             move_line = f"Chosen Move: {rng.choice(['the centre square', 'top corner', 'middle row', 'C2'])}"
