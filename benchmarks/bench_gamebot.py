@@ -121,6 +121,7 @@ def frames_per_second(game_id: str, width: int, height: int, budget: float = BUD
 
     env = ptz.env(game_id, render_mode="rgb_array", render_size=(width, height))
     env.reset(seed=0)
+    env.render()  # the first frame imports the renderers (as the peer's first frame loads pygame)
     frames = 0
     started = time.perf_counter()
     while time.perf_counter() - started < budget:
