@@ -74,8 +74,8 @@ def test_an_out_of_range_option_is_refused_with_its_name(qtbot: Any) -> None:
 
 
 def test_a_game_without_options_shows_no_options_box(qtbot: Any) -> None:
-    dialog = _dialog(qtbot, "tictactoe")
-    assert engine.declaration("tictactoe").options_schema == ()
+    dialog = _dialog(qtbot, "connect4")
+    assert engine.declaration("connect4").options_schema == ()
     assert dialog.options_box.isHidden() and dialog.options_box.fields == {}
     received = _started(dialog)
     dialog.accept()

@@ -77,7 +77,10 @@ def test_random_vs_minimax_event_sequence() -> None:
         "scores": list(result.scores),
         "winner": result.winner,
         "steps": result.steps,
+        # The final state's figures (tic-tac-toe's LVLM-Playground points for X).
+        "metrics": result.final_state.metrics(),
     }
+    assert events[-1].data["metrics"]["lvlm_points"] >= 10
 
 
 def test_2048_match_rewards_follow_merged_sum() -> None:
