@@ -66,7 +66,7 @@ def add(session_dir: Path | str, annotator: str, kind: str, step: int, **fields:
     folder = Path(session_dir)
     if not (folder / schema.MANIFEST_FILE).is_file() and not (folder / schema.EVENTS_FILE).is_file():
         raise SessionError(f"{folder} is not a PlayTrace session folder")
-    line: dict[str, Any] = {"v": 1, "ts": round(time.time(), 3), "annotator": annotator_id(annotator),
+    line: dict[str, Any] = {"v": 1, "ts": round(time.time(), 6), "annotator": annotator_id(annotator),
                             "kind": kind, "step": int(step)}
     for name, value in fields.items():
         if isinstance(value, str):
@@ -100,7 +100,8 @@ def _lines(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def load(session_dir: Path | str) -> list[dict[str, Any]]:
-    """Every annotation of the session, all annotators, in the order written (by time)."""
+    """Every annotation of the session, all annotators, by time written (each annotator's in the order
+    of their file)."""
     folder = Path(session_dir) / schema.ANNOTATIONS_DIR
     if not folder.is_dir() or folder.is_symlink():
         return []

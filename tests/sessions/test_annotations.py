@@ -25,7 +25,8 @@ def test_disputes_by_two_annotators_leave_the_events_byte_identical(tmp_path: Pa
     annotations.add(folder, "ana", annotations.DISPUTE, 2, seat=0, key=1, withdrawn=True)
     assert _digest(folder / "events.jsonl") == before
     items = annotations.load(folder)
-    assert [i["annotator"] for i in items] == ["ana", "Ben-K", "ana"]
+    assert sorted(i["annotator"] for i in items) == ["Ben-K", "ana", "ana"]
+    assert [i.get("withdrawn", False) for i in items if i["annotator"] == "ana"] == [False, True]
     assert annotations.current(items) == {}  # the dispute was withdrawn
     assert len(annotations.current(items, annotations.NOTE)) == 1
     assert sorted(p.name for p in (folder / "annotations").iterdir()) == ["Ben-K.jsonl", "ana.jsonl"]
