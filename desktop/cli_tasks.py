@@ -383,12 +383,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     from engine.tasks import TaskSetError, load_results
 
     records = e2e_records(args.paths)
-    try:
-        files = _result_files(args.paths)
-    except UsageError:
-        if not records:  # neither task results nor end-to-end sessions
-            raise
-        files = []
+    files: list[Path] = []
+    for path in args.paths:
+        try:
+            files += _result_files([path])
+        except UsageError:
+            if not e2e_records([path]):  # neither task results nor end-to-end sessions
+                raise
     for path in files:
         try:
             records.append(load_results(path))

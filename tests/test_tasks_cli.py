@@ -125,16 +125,19 @@ def test_unknown_player_exit_2(evaluated: Path) -> None:
     assert done.returncode == 2 and "unknown player" in done.stderr
 
 
-def test_end_to_end_games_make_table_5(tmp_path: Path) -> None:
+def test_end_to_end_games_make_table_5(tmp_path: Path, evaluated: Path) -> None:
     """End-to-end play is a normal run; the report reads its sessions' points (Table 5)."""
     runs = tmp_path / "runs"
     for player in ("sim", "random"):
         done = cli("run", "sudoku", "-p", player, "-n", "2", "--max-steps", "6", "--strikes", "3",
                    "--out", str(runs))
         assert done.returncode == 0, done.stderr
-    report = cli("tasks", "report", str(runs), "--json")
+    # Task results and end-to-end sessions together: Tables 2-4 and Table 5.
+    report = cli("tasks", "report", str(evaluated), str(runs), "--json")
     assert report.returncode == 0, report.stderr
-    (table,) = [t for t in json.loads(report.stdout)["tables"] if t["task"] == "e2e"]
+    tables = json.loads(report.stdout)["tables"]
+    assert {t["task"] for t in tables} == {*TASK_NAMES, "e2e"}
+    (table,) = [t for t in tables if t["task"] == "e2e"]
     rows = {r["player"]: r["scores"]["sudoku"] for r in [*table["rows"], table["random"]] if r}
     assert set(rows) == {"sim", "random"}
     points = []
