@@ -3,7 +3,7 @@ time of each built-in bot, and random play through the PettingZoo adapter agains
 ``connect_four_v3`` and ``tictactoe_v3`` (run in a separate virtualenv so PlayTrace's environment is
 left alone; without network access that part says so and is skipped).
 
-Run with ``.venv/bin/python benchmarks/bench_gamebot.py [--scratch /tmp/ptz-peer]`` from the repository root.
+Run with ``.venv/bin/python benchmarks/bench_gamebot.py [--scratch DIR]`` from the repository root.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from typing import Any
@@ -181,7 +182,7 @@ def peer_steps_per_second(scratch: pathlib.Path) -> dict[str, float] | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    scratch = pathlib.Path("/tmp/playtrace-bench-pettingzoo")
+    scratch = pathlib.Path(tempfile.gettempdir()) / "playtrace-bench-pettingzoo"
     parser.add_argument("--scratch", type=pathlib.Path, default=scratch, help="the peer virtualenv's folder")
     parser.add_argument("--positions", type=int, default=100, help="positions each bot is timed on")
     args = parser.parse_args()
