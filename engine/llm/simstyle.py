@@ -47,11 +47,13 @@ __all__ = [
     "labelled_slip",
     "last_position",
     "misread_board",
+    "position",
     "recap",
     "reflect",
     "since_own_move",
     "slip_kind",
     "value_lines",
+    "win_block_notes",
 ]
 
 #: Chance that a model re-asked after an illegal move answers the same move again (real models often
@@ -406,6 +408,11 @@ def labelled_slip(
 # -- reflections ------------------------------------------------------------------------------------
 
 
+def position(ctx: SimContext | None, kind: type[StateT]) -> StateT | None:
+    """The position ``ctx`` is about, when there is one and it is a ``kind``."""
+    return ctx.state if ctx is not None and isinstance(ctx.state, kind) else None
+
+
 def last_position(ctx: SimContext | None, kind: type[StateT]) -> StateT | None:
     """The position the last step of ``ctx``'s history led to, when there is one and it is a ``kind``."""
     if ctx is None or not ctx.history:
@@ -420,6 +427,14 @@ def recap(ctx: SimContext, them: str, empty: str = "No moves yet.") -> str:
     moves = [(seat, a) for rec in since_own_move(ctx) for seat, a in sorted(rec.actions.items())]
     said = "; ".join(f"{'I' if seat == ctx.seat else them} played {a}" for seat, a in moves)
     return f"Since my last turn: {said}." if said else empty
+
+
+def win_block_notes(them: str, chances: Sequence[str], threats: Sequence[str]) -> list[str]:
+    """A line game's reflection notes: the winning cells to take, and ``them``'s threats to block."""
+    return [
+        f"I can win at {', '.join(chances)}: take it." if chances else "",
+        f"{them} threatens {', '.join(threats)}; block unless I can win first." if threats else "",
+    ]
 
 
 def reflect(ctx: SimContext, them: str, notes: Sequence[str], quiet: str = "", status: str = "") -> str:

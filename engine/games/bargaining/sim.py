@@ -40,6 +40,7 @@ from engine.llm.simstyle import (
     Analysis,
     SimBehaviour,
     SimContext,
+    position,
     recap,
     slip_kind,
 )
@@ -48,8 +49,8 @@ from engine.llm.simstyle import (
 LATE_ACCEPT = HALF_VALUE - 2
 
 
-def _state(ctx: SimContext) -> BargainingState | None:
-    return ctx.state if isinstance(ctx.state, BargainingState) else None
+def _state(ctx: SimContext | None) -> BargainingState | None:
+    return position(ctx, BargainingState)
 
 
 def _listed(numbers: Sequence[int]) -> str:

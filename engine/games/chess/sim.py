@@ -27,6 +27,7 @@ from engine.llm.simstyle import (
     SimBehaviour,
     SimContext,
     labelled_answer,
+    position,
     slip_kind,
 )
 
@@ -35,8 +36,8 @@ __all__ = ["ChessSim", "illegal_moves"]
 _CENTRE = {chess.D4, chess.E4, chess.D5, chess.E5}
 
 
-def _state(ctx: SimContext) -> ChessState | None:
-    return ctx.state if isinstance(ctx.state, ChessState) else None
+def _state(ctx: SimContext | None) -> ChessState | None:
+    return position(ctx, ChessState)
 
 
 def illegal_moves(state: ChessState) -> list[str]:

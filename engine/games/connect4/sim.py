@@ -43,6 +43,7 @@ from engine.llm.simstyle import (
     last_position,
     reflect,
     value_lines,
+    win_block_notes,
 )
 from engine.questions import format_items
 
@@ -223,10 +224,7 @@ class ConnectFourSim(SimBehaviour):
         return reflect(
             ctx,
             them,
-            [
-                f"I can win at {', '.join(chances)}: take it." if chances else "",
-                f"{them} threatens {', '.join(threats)}; block unless I can win first." if threats else "",
-            ],
+            win_block_notes(them, chances, threats),
             quiet="No immediate threats. Build open threes and keep the centre column.",
         )
 

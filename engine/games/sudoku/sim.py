@@ -28,6 +28,7 @@ from engine.llm.simstyle import (
     SimContext,
     labelled_answer,
     labelled_slip,
+    position,
     slip_kind,
 )
 
@@ -36,7 +37,7 @@ _BELIEF = -1
 
 
 def _state(ctx: SimContext | None) -> SudokuState | None:
-    return ctx.state if ctx is not None and isinstance(ctx.state, SudokuState) else None
+    return position(ctx, SudokuState)
 
 
 def _missing(state: SudokuState, row: int) -> list[int]:

@@ -35,6 +35,7 @@ from engine.llm.simstyle import (
     misread_board,
     reflect,
     value_lines,
+    win_block_notes,
 )
 from engine.questions import format_items
 
@@ -265,9 +266,6 @@ class TicTacToeSim(SimBehaviour):
         return reflect(
             ctx,
             them,
-            [
-                f"I can win at {', '.join(chances)}: take it." if chances else "",
-                f"{them} threatens {', '.join(threats)}; block unless I can win first." if threats else "",
-            ],
+            win_block_notes(them, chances, threats),
             quiet="No immediate threats. Aim for a fork: two lines at once.",
         )
