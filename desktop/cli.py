@@ -27,6 +27,7 @@ Episodes are recorded through :mod:`desktop.episode`, exactly as the app records
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
@@ -107,6 +108,17 @@ def _setup_logging(verbose: bool) -> None:
 # -- argument parsing -------------------------------------------------------------------------------
 
 
+#: Subcommands that live in a module of their own, each with ``COMMAND`` (its name),
+#: ``add_parser(sub, common)`` and ``run(args) -> int``; they import what they need when they run.
+_MODULE_COMMANDS = (
+    "desktop.cli_baseline",
+    "desktop.cli_vgdl",
+    "desktop.cli_study",
+    "desktop.cli_annotations",
+    "desktop.cli_sweep",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``playtrace`` argument parser (exposed for tests and documentation)."""
     common = argparse.ArgumentParser(add_help=False)
@@ -130,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play the simulated-model demo (for talks), even after you played your own games")
     app_opts.add_argument("--presenter", action="store_true",
                           help="open in presenter mode (large type, board and reasoning only; F5 leaves it)")
+    app_opts.add_argument("--self-test", action="store_true",
+                          help="draw every game, play one game of each offscreen, write and read a "
+                          "session, and exit (0 when all is well)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", parents=[common], help="play episodes headless and summarise them",
@@ -146,6 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--concurrency", "-j", type=int, default=None, metavar="N",
                      help="episodes played at once (default: min(4, N))")
     run.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    run.add_argument("--game-file", default=None, metavar="FILE",
+                     help="the game's description file (VGDL games: same as --option game_file=FILE)")
+    run.add_argument("--level-file", default=None, metavar="FILE",
+                     help="the level file (VGDL games: same as --option level_file=FILE)")
     run.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
     run.add_argument("--dry-run", action="store_true",
                      help="check the command and print the plan and cost estimate without playing")
@@ -230,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--timeout", type=float, default=5.0, metavar="S")
     add_tournament_parser(sub, common)
     add_tasks_parser(sub, common)
+    for module in _MODULE_COMMANDS:
+        importlib.import_module(module).add_parser(sub, common)
     return parser
 
 
@@ -262,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         err("interrupted")
         return EXIT_INTERRUPTED
+    if args.command is None and args.self_test:
+        from desktop.selftest import self_test
+
+        return self_test()
     if args.command is None:
         from desktop import app  # lazily: the headless commands never load the widgets
         from desktop.cli_common import resolve_session
@@ -282,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tournament": cmd_tournament,
         "tasks": cmd_tasks,
     }
+    for module in _MODULE_COMMANDS:
+        command = importlib.import_module(module)
+        handlers[command.COMMAND] = command.run
     try:
         return handlers[args.command](args)
     except UsageError as exc:

@@ -133,7 +133,10 @@ def _plan(args: argparse.Namespace) -> RunPlan:
     if args.max_failed_calls is not None and args.max_failed_calls < 0:
         raise UsageError("--max-failed-calls must be at least 0 (0: never give up), "
                          f"not {args.max_failed_calls}")
-    options = parse_game_options(args.game, args.option)
+    files = [f"{key}={value}" for key, value in (("game_file", getattr(args, "game_file", None)),
+                                                   ("level_file", getattr(args, "level_file", None)))
+             if value is not None]
+    options = parse_game_options(args.game, [*args.option, *files])
     try:
         game = engine.make(args.game, **options)
     except UnknownGameError as exc:

@@ -45,6 +45,9 @@ class WindowActions:
     open_tasks: QAction
     slower: QAction
     faster: QAction
+    run_study: QAction
+    open_vgdl: QAction
+    annotate: QAction
 
 
 def _action(window: QWidget, text: str, slot: Callable[[], Any], shortcut: str | None = None,
@@ -98,7 +101,31 @@ def build_actions(window: MainWindow) -> WindowActions:
                            "Play every pair of players against each other and score them (GameBot)"),
         open_tasks=_action(w, "Open task set…", lambda: _open_task_set(w), "Ctrl+Shift+O",
                            "View an LVLM-Playground task set and every player's answers, or take it"),
+        run_study=_action(w, "Run study…", lambda: _run_study(w), None,
+                          "Run a human-baseline study file with a participant, full screen"),
+        open_vgdl=_action(w, "Open VGDL game…", lambda: _open_vgdl(w), "Ctrl+Shift+G",
+                          "Play a game written in VGDL (GVGAI) from its game and level files"),
+        annotate=_action(w, "Annotate steps", lambda: _annotate(w), "Ctrl+L",
+                         "Label the steps of this session, dispute verdicts and write notes"),
     )
+
+
+def _run_study(window: MainWindow) -> None:
+    from desktop.study_flow import choose_study
+
+    choose_study(window)
+
+
+def _open_vgdl(window: MainWindow) -> None:
+    from desktop.vgdl_dialog import open_vgdl_game
+
+    open_vgdl_game(window)
+
+
+def _annotate(window: MainWindow) -> None:
+    from desktop.annotation_panel import toggle_annotations
+
+    toggle_annotations(window)
 
 
 def _open_tournament(window: MainWindow) -> None:
@@ -124,12 +151,13 @@ def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
 def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
     """Add the menu bar's menus and the main toolbar to ``window``; returns the toolbar."""
     menu = window.menuBar()
-    _fill(menu.addMenu("&File"), (acts.new, acts.open, acts.open_tasks, None, acts.fork, acts.export, None,
+    _fill(menu.addMenu("&File"), (acts.new, acts.open, acts.open_tasks, acts.open_vgdl, None,
+                                  acts.run_study, None, acts.fork, acts.export, None,
                                   acts.quit))
     _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
                                   acts.take_over, acts.hand_back, None, acts.slower, acts.faster, None,
                                   acts.tournament))
-    _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live))
+    _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live, None, acts.annotate))
     _fill(menu.addMenu("&Models"), (acts.add_model,))
     _fill(menu.addMenu("&Help"), (acts.demo, None, acts.keys, acts.about))
 

@@ -276,6 +276,13 @@ class Game(abc.ABC):
     outcome: ClassVar[str] = "win"
     #: The most steps an episode can last when the rules bound it (Tic-tac-toe: 9), else ``None``.
     max_episode_steps: ClassVar[int | None] = None
+    #: The key of :meth:`State.metrics` holding the game's raw score as its benchmark defines it
+    #: (LMGame-Bench's Table 1: 2048's merged sum, Sokoban's boxes on goals), for ``playtrace
+    #: baseline``; ``None``: the first seat's :attr:`State.scores`.
+    raw_score: ClassVar[str | None] = None
+    #: The key of :meth:`State.metrics` holding the benchmark's progress score (2048's max tile,
+    #: Tetris' lines), or ``None`` when the game defines none.
+    progress_score: ClassVar[str | None] = None
 
     # -- players and models (import strings; a leading "." is relative to the game's package) -----
     #: Built-in bots: player spec -> ``"module:factory"``; a factory takes ``(game, seed)``.

@@ -37,7 +37,8 @@ __all__ = [
 
 #: The entry-point group games register under.
 GROUP = "playtrace.games"
-_ID = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+#: Ids are short lowercase words; a hyphen joins a family's name to a member's (``vgdl-aliens``).
+_ID = re.compile(r"^[a-z0-9][a-z0-9_]*(-[a-z0-9_]+)*$")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

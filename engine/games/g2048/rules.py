@@ -366,6 +366,9 @@ class Game2048(Game):
     sim_behaviour: ClassVar[str | None] = ".sim:Sim2048"
     extractor: ClassVar[str | None] = ".answers:extract_move"
     observation: ClassVar[str | None] = ".gym:BoardObservation"
+    #: LMGame-Bench's raw score is the merged sum (Table 1); its progress score the largest tile.
+    raw_score: ClassVar[str | None] = "merged_sum"
+    progress_score: ClassVar[str | None] = "max_tile"
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
