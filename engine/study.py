@@ -1,0 +1,1 @@
+"""Human-baseline studies: the study file, participants, orders and questionnaires."""
