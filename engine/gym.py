@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 
 from engine.core import Action, Game, Seat, State
+from engine.frames import frame, frame_size
 from engine.players import Decision, Observation, Player
 from engine.registry import entries, make
 from engine.roster import make_player
@@ -85,16 +86,20 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
 
     Args:
         game_id: A registered game with a fixed action list (``Game.actions``).
-        render_mode: ``None`` or ``"ansi"`` (the agent seat's text view).
+        render_mode: ``None``, ``"ansi"`` (the agent seat's text view) or ``"rgb_array"`` (the
+            picture the app shows, drawn by the game's renderer, as a ``height x width x 3`` array).
+        render_size: ``(width, height)`` of ``rgb_array`` frames (default: 512 wide, the renderer's
+            aspect).
         agent_seat: The seat the agent plays.
         opponent: The player spec for every other seat (default: the game's default opponent).
         **options: Game options (e.g. ``size=3`` for 2048).
 
     Actions that are not legal in the current state leave the state unchanged with reward 0 and
-    ``info["illegal"] = True``; ``info["legal"]`` lists the legal ones.
+    ``info["illegal"] = True``; ``info["legal"]`` lists the legal ones. ``info["text"]`` is the agent
+    seat's text view, the one a model is given.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -103,10 +108,12 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
         *,
         agent_seat: Seat = 0,
         opponent: str | None = None,
+        render_size: tuple[int, int] | None = None,
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+        self.render_size = render_size
         self.game = make(game_id, **options)
         if not self.game.actions:
             raise ValueError(f"{game_id} has no fixed action list, so it has no Gymnasium action space")
@@ -133,6 +140,7 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
             "score": float(self.state.scores[self.agent_seat]),
             "step": self.state.step,
             "legal": list(self.state.legal_actions(self.agent_seat)),
+            "text": self.state.observe(self.agent_seat).text(self.agent_seat),
             **{k: float(v) for k, v in self.state.metrics().items()},
         }
 
@@ -193,10 +201,13 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
         info = self._info() | {"action": name, "changed": changed, "illegal": illegal}
         return self._observe(), reward, self.state.is_over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
-        if self.render_mode != "ansi" or self.state is None:
+    def render(self) -> Any:  # type: ignore[override]
+        if self.render_mode is None or self.state is None:
             return None
-        return self.state.observe(self.agent_seat).text(self.agent_seat)
+        view = self.state.observe(self.agent_seat)
+        if self.render_mode == "ansi":
+            return view.text(self.agent_seat)
+        return frame(self.game.id, view, *frame_size(self.game.id, self.render_size))
 
 
 def register_envs() -> list[str]:

@@ -39,7 +39,6 @@ How a PlayTrace game maps onto PettingZoo's contract:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,6 +48,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from engine.core import Action, Game, Seat, State
+from engine.frames import DEFAULT_FRAME_WIDTH, frame, frame_size
 from engine.registry import entries, make
 
 try:
@@ -62,9 +62,6 @@ __all__ = ["DEFAULT_FRAME_WIDTH", "TEXT_LENGTH", "PlayTraceAEC", "env", "games"]
 
 #: Bytes of a text observation (the seat's text view as UTF-8, zero-padded or cut).
 TEXT_LENGTH = 16384
-#: Width of an ``rgb_array`` frame unless ``render_size`` says otherwise; the height follows the
-#: renderer's aspect.
-DEFAULT_FRAME_WIDTH = 512
 
 _NUMERIC_SPACES = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)
 
@@ -324,28 +321,11 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
 
     def frame_size(self) -> tuple[int, int]:
         """``(width, height)`` of an ``rgb_array`` frame."""
-        if self.render_size is not None:
-            return int(self.render_size[0]), int(self.render_size[1])
-        aspect = float(getattr(_renderer(self.game.id), "aspect", 1.0)) or 1.0
-        return DEFAULT_FRAME_WIDTH, max(1, round(DEFAULT_FRAME_WIDTH / aspect))
+        return frame_size(self.game.id, self.render_size)
 
     def _frame(self, state: State) -> np.ndarray:
-        width, height = self.frame_size()
-        image = _renderer(self.game.id).render(state, width, height)
-        # Qt is reached through the image object only: the engine imports no Qt module.
-        rgb = image.convertToFormat(type(image).Format.Format_RGB888)
-        raw = np.frombuffer(rgb.constBits(), dtype=np.uint8, count=rgb.sizeInBytes())
-        return raw.reshape(height, rgb.bytesPerLine())[:, : width * 3].reshape(height, width, 3).copy()
+        return frame(self.game.id, state, *self.frame_size())
 
     def close(self) -> None:
         """Nothing to release: renderers are shared and keep no per-environment state."""
 
-
-def _renderer(game_id: str) -> Any:
-    """The game's renderer (``renderers.get``), imported only when a frame is asked for: the renderers
-    package needs Qt, which the engine must not import (its import contracts forbid it)."""
-    try:
-        module = importlib.import_module("renderers")
-    except ImportError as exc:
-        raise RuntimeError(f"rgb_array frames need PlayTrace's renderers (PySide6): {exc}") from exc
-    return module.get(game_id)
