@@ -366,8 +366,8 @@ class Game2048(Game):
     sim_behaviour: ClassVar[str | None] = ".sim:Sim2048"
     extractor: ClassVar[str | None] = ".answers:extract_move"
     observation: ClassVar[str | None] = ".gym:BoardObservation"
-    #: LMGame-Bench's raw score is the merged sum (Table 1); its progress score the largest tile.
-    raw_score: ClassVar[str | None] = "merged_sum"
+    #: LMGame-Bench reports 10 × log2 of the merged sum (Table 1); its progress score is the largest tile.
+    raw_score: ClassVar[str | None] = "score_2048"
     progress_score: ClassVar[str | None] = "max_tile"
 
     def __init__(self, **options: Any) -> None:
