@@ -9,7 +9,8 @@ ever rewritten.
 
 Line format: ``{"v": 1, "ts": <unix time>, "annotator": str, "kind": "dispute" | "label" | "note",
 "step": int, "seat": int | null, "key": int | null, ...}``; a dispute adds ``question``, ``verdict``
-(the verifier's label) and ``comment``.
+(the verifier's label) and ``comment``; a label line holds the step's whole set, ``labels`` (a list of
+taxonomy keys, empty when the annotator looked and found nothing to label); a note line holds ``text``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from typing import Any
 from sessions import schema
 from sessions.errors import SessionError
 
-__all__ = ["DISPUTE", "KINDS", "LABEL", "NOTE", "add", "annotator_id", "current", "load"]
+__all__ = [
+    "DISPUTE", "KINDS", "LABEL", "NOTE", "add", "annotator_id", "current", "label_sets", "load", "notes",
+]
 
 DISPUTE = "dispute"
 LABEL = "label"
@@ -121,3 +124,24 @@ def current(items: list[Mapping[str, Any]], kind: str = DISPUTE) -> dict[tuple[A
         if item.get("kind") == kind:
             latest[(item.get("annotator"), item.get("step"), item.get("seat"), item.get("key"))] = item
     return {k: v for k, v in latest.items() if not v.get("withdrawn")}
+
+
+def label_sets(items: list[Mapping[str, Any]]) -> dict[tuple[str, int, Any], frozenset[str]]:
+    """Each annotator's standing labels per step: ``{(annotator, step, seat): frozenset(keys)}``, from
+    the latest label line (an empty set means "looked, nothing to label")."""
+    out: dict[tuple[str, int, Any], frozenset[str]] = {}
+    for (who, step, seat, _key), item in current(items, LABEL).items():
+        keys = item.get("labels")
+        if isinstance(keys, list):
+            out[(str(who), int(step), seat)] = frozenset(k for k in keys if isinstance(k, str))
+    return out
+
+
+def notes(items: list[Mapping[str, Any]]) -> dict[tuple[str, int, Any], str]:
+    """Each annotator's standing note per step (the latest; an empty text removes it)."""
+    out: dict[tuple[str, int, Any], str] = {}
+    for (who, step, seat, _key), item in current(items, NOTE).items():
+        text = item.get("text")
+        if isinstance(text, str) and text.strip():
+            out[(str(who), int(step), seat)] = text
+    return out
