@@ -386,6 +386,7 @@ class SessionController(QObject):
                 title=setup.title,
                 undo=setup.undo and game.num_seats == 1,
                 demo=setup.demo,
+                extra=setup.extra,
             )
 
         episode = await asyncio.to_thread(create)

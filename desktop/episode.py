@@ -127,11 +127,13 @@ def start_episode(
     title: str | None = None,
     undo: bool = False,
     demo: bool = False,
+    extra: Mapping[str, Any] | None = None,
 ) -> Episode:
     """Create the game, the players, the match and its session writer (subscribed to the match).
 
     ``undo`` lets a person take back moves (single-player games); ``demo`` marks the session as the
-    demo's, which the session list hides by default."""
+    demo's, which the session list hides by default; ``extra`` goes into the manifest (a study's
+    tags)."""
     game = engine.make(game_id, **dict(options or {}))
     seated = list(players) if players is not None else build_players(
         game, specs, seed=seed, model_options=model_options
@@ -150,7 +152,8 @@ def start_episode(
         undo=undo,
     )
     # A fork's origin reaches the manifest through the match's session_started event.
-    writer = SessionWriter.for_match(root, match, title=title, demo=demo)
+    tags = dict(extra) if extra else None
+    writer = SessionWriter.for_match(root, match, title=title, demo=demo, extra=tags)
     return Episode(game, match, writer, [p.spec for p in seated])
 
 

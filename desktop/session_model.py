@@ -82,6 +82,8 @@ class GameSetup:
     demo: bool = False
     #: Seconds between automatic steps.
     delay: float = 0.5
+    #: Free-form facts for the session's manifest (``extra``): a study's tags, for instance.
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @staticmethod
     def random_seed() -> int:
