@@ -1,0 +1,485 @@
+"""A study's results folder: where each participant is, their sessions, and exports for statisticians.
+
+Layout of a results folder (one per study and version)::
+
+    results/
+      study.toml                  the study file as it was run (its digest is checked on every run)
+      participants/P001.json      each participant's progress: blocks done, sessions, answers
+      sessions/<session>/         ordinary PlayTrace sessions, tagged in ``manifest.extra.study``
+
+A participant's progress is rewritten atomically after every block, so a closed or crashed app (or a
+killed ``study simulate``) resumes at the first block not done. :func:`export_rows` gives one row per
+move and one per game (and one per participant for the final questionnaire), with a codebook;
+nothing identifying is exported — no names, user or host names, paths or clock times — unless the
+study's ``collect`` asks for it. :func:`merge` combines the folders or zips several machines sent
+back, refusing duplicates and different versions of the study.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import re
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.study import Block, Study, StudyError, parse_study
+from sessions import schema
+from sessions.errors import SessionError
+from sessions.writer import atomic_write_json
+
+__all__ = ["CODEBOOK", "Progress", "ResultsFolder", "export_rows", "merge", "write_table"]
+
+STUDY_FILE = "study.toml"
+PARTICIPANTS = "participants"
+SESSIONS = "sessions"
+_PID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+
+
+@dataclasses.dataclass
+class Progress:
+    """Where one participant is in the study (the JSON file in ``participants/``)."""
+
+    participant: str
+    index: int
+    condition: str
+    study: str
+    version: int
+    digest: str
+    next_block: int = 0
+    blocks: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    finished: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Progress:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in fields})
+
+    def done(
+        self,
+        block: Block,
+        *,
+        session: str | None = None,
+        answers: Mapping[str, Any] | None = None,
+        status: str | None = None,
+    ) -> None:
+        """Record ``block`` as done (its session's folder name, questionnaire answers, the game's end)."""
+        entry: dict[str, Any] = {"index": block.index, "kind": block.kind}
+        if session is not None:
+            entry["session"] = session
+        if answers is not None:
+            entry["answers"] = dict(answers)
+        if status is not None:
+            entry["status"] = status
+        self.blocks = [b for b in self.blocks if b.get("index") != block.index] + [entry]
+        self.next_block = max(self.next_block, block.index + 1)
+
+    def answers_after(self, block_index: int) -> dict[str, Any]:
+        for b in self.blocks:
+            if b.get("index") == block_index:
+                return dict(b.get("answers") or {})
+        return {}
+
+
+class ResultsFolder:
+    """A study's results folder (created on first use; refuses a folder of another study or version)."""
+
+    def __init__(self, root: Path | str, study: Study, text: str) -> None:
+        self.root = Path(root)
+        self.study = study
+        existing = self.root / STUDY_FILE
+        if existing.is_file():
+            try:
+                other = parse_study(existing.read_text(encoding="utf-8"), str(existing))
+            except (OSError, StudyError) as exc:
+                raise SessionError(f"{self.root} holds a study file that cannot be read: {exc}") from exc
+            if (other.id, other.version, other.digest) != (study.id, study.version, study.digest):
+                raise SessionError(
+                    f"{self.root} holds results of study {other.id!r} version {other.version}; this is "
+                    f"{study.id!r} version {study.version}"
+                    + (
+                        " with other contents (bump its version)"
+                        if (other.id, other.version) == (study.id, study.version)
+                        else ""
+                    )
+                    + ": use another folder"
+                )
+        else:
+            self.root.mkdir(parents=True, exist_ok=True)
+            (self.root / STUDY_FILE).write_text(text, encoding="utf-8")
+        (self.root / PARTICIPANTS).mkdir(exist_ok=True)
+        (self.root / SESSIONS).mkdir(exist_ok=True)
+
+    @property
+    def sessions(self) -> Path:
+        return self.root / SESSIONS
+
+    def participant_ids(self) -> list[str]:
+        return sorted(p.stem for p in (self.root / PARTICIPANTS).glob("*.json"))
+
+    def new_participant_id(self) -> str:
+        """The next free pseudonym (``P001``, ``P002``, …)."""
+        taken = set(self.participant_ids())
+        n = len(taken) + 1
+        while f"P{n:03d}" in taken:
+            n += 1
+        return f"P{n:03d}"
+
+    def progress(self, participant: str) -> Progress:
+        """The participant's progress: read back when they started before, else a new one (which
+        takes the next row of the study's order)."""
+        if not _PID.match(participant):
+            raise SessionError(f"{participant!r} cannot be a participant id: use letters, digits, '_' or '-'")
+        path = self._path(participant)
+        if path.is_file():
+            try:
+                return Progress.from_json(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError, TypeError) as exc:
+                raise SessionError(f"the progress of {participant} ({path}) cannot be read: {exc}") from exc
+        index = len(self.participant_ids())
+        _blocks, condition = self.study.schedule(index, participant)
+        progress = Progress(
+            participant, index, condition, self.study.id, self.study.version, self.study.digest
+        )
+        self.save(progress)
+        return progress
+
+    def blocks(self, progress: Progress) -> list[Block]:
+        return self.study.schedule(progress.index, progress.participant)[0]
+
+    def save(self, progress: Progress) -> None:
+        atomic_write_json(self._path(progress.participant), progress.to_json())
+
+    def _path(self, participant: str) -> Path:
+        return self.root / PARTICIPANTS / f"{participant}.json"
+
+
+# -- export ------------------------------------------------------------------------------------------
+
+#: Every fixed column of an export: (name, rows it applies to, type, meaning). Questionnaire answers
+#: add ``q_<questionnaire>_<item>`` columns (see :func:`codebook`).
+CODEBOOK: tuple[tuple[str, str, str, str], ...] = (
+    ("row_type", "all", "text", "move, game or participant"),
+    ("study", "all", "text", "the study's id"),
+    ("version", "all", "integer", "the study file's version"),
+    ("participant", "all", "text", "the participant's pseudonym"),
+    ("condition", "all", "text", "the order of the games this participant had (Latin square row)"),
+    ("game_key", "move, game", "text", "the game's name in the study file"),
+    ("game", "move, game", "text", "the PlayTrace game id"),
+    ("position", "move, game", "integer", "the game's place in this participant's order (from 1)"),
+    ("round", "move, game", "integer", "which round of that game (from 1)"),
+    ("practice", "move, game", "boolean", "a practice round (not counted)"),
+    ("seed", "move, game", "integer", "the game's seed (the same seed gives the same game)"),
+    ("session", "move, game", "text", "the game's id in the study: participant and block (the session "
+     "folder is named in the participant's progress file)"),
+    ("step", "move", "integer", "the move's index in the game (from 0)"),
+    ("seat", "move", "integer", "the seat that moved (0 is the participant's in one-player games)"),
+    ("actor", "move", "text", "participant, or the kind of the other player (bot, model)"),
+    ("action", "move", "text", "the move as the game names it"),
+    ("think_ms", "move", "number", "time from the position being shown to the move, in milliseconds"),
+    ("t_s", "move", "number", "seconds since the game started"),
+    ("score_after", "move", "number", "the participant's score after the move"),
+    ("undone", "move", "boolean", "the participant took this move back later (a hesitation)"),
+    ("status", "game", "text", "how the game ended: completed, max_steps, aborted, forfeit, error"),
+    ("steps", "game", "integer", "moves played (undone ones excluded)"),
+    ("score", "game", "number", "the participant's final score"),
+    ("raw_score", "game", "number", "the benchmark's raw score (LMGame-Bench's definition), if defined"),
+    ("progress_score", "game", "number", "the benchmark's progress score, if defined"),
+    ("won", "game", "boolean", "the participant won (multi-player games)"),
+    ("undos", "game", "integer", "moves taken back"),
+    ("think_ms_mean", "game", "number", "mean think time of the participant's moves"),
+    ("duration_s", "game", "number", "seconds from the first to the last event"),
+    ("started_at", "move, game", "text", "UTC clock time (only when the study collects absolute_times)"),
+)
+
+
+def codebook(study: Study) -> list[tuple[str, str, str, str]]:
+    """The export's columns with their meaning, questionnaire items included."""
+    rows = list(CODEBOOK)
+    for q in study.questionnaires.values():
+        applies = "participant" if q.key == study.final_questionnaire else "game"
+        for item in q.items:
+            kind = f"integer 1–{item.scale}" if item.kind == "likert" else "text"
+            anchors = f" ({item.anchors[0]} … {item.anchors[-1]})" if item.anchors else ""
+            rows.append((f"q_{q.key}_{item.key}", applies, kind, item.text + anchors))
+    return rows
+
+
+def export_rows(
+    folder: ResultsFolder, game_raw: Mapping[str, tuple[str | None, str | None]] | None = None
+) -> Iterator[dict[str, Any]]:
+    """One row per move, per game and per participant (see :data:`CODEBOOK`).
+
+    ``game_raw`` maps a game id to the metric keys of its raw and progress scores
+    (``Game.raw_score``, ``Game.progress_score``), looked up by the caller.
+    """
+    study = folder.study
+    absolute = "absolute_times" in study.collect
+    for pid in folder.participant_ids():
+        progress = folder.progress(pid)
+        base = {
+            "study": study.id,
+            "version": study.version,
+            "participant": pid,
+            "condition": progress.condition,
+        }
+        blocks = {b.index: b for b in folder.blocks(progress)}
+        for entry in sorted(progress.blocks, key=lambda e: e.get("index", 0)):
+            block = blocks.get(entry.get("index"))
+            if block is None or not block.plays or not entry.get("session"):
+                continue
+            if entry.get("kind") == "attempt":
+                continue  # a game cut off by a crash and played again: the replay counts
+            session_dir = folder.sessions / str(entry["session"])
+            answers = _answers_for(progress, blocks, block)
+            yield from _game_rows(session_dir, base, block, answers, absolute, game_raw or {})
+        final = {}
+        for entry in progress.blocks:
+            block = blocks.get(entry.get("index"))
+            if block is not None and block.kind == "questionnaire" and block.game is None:
+                final = {f"q_{block.questionnaire}_{k}": v for k, v in (entry.get("answers") or {}).items()}
+        yield {"row_type": "participant", **base, **final}
+
+
+def _answers_for(progress: Progress, blocks: Mapping[int, Block], game_block: Block) -> dict[str, Any]:
+    nxt = blocks.get(game_block.index + 1)
+    if game_block.kind == "game" and nxt is not None and nxt.kind == "questionnaire" and nxt.game is not None:
+        return {f"q_{nxt.questionnaire}_{k}": v for k, v in progress.answers_after(nxt.index).items()}
+    return {}
+
+
+def _events(session_dir: Path) -> list[dict[str, Any]]:
+    out = []
+    try:
+        text = (session_dir / schema.EVENTS_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return out
+    for line in text.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue  # a torn last line
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def _time(ts: Any) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(str(ts).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _game_rows(
+    session_dir: Path,
+    base: Mapping[str, Any],
+    block: Block,
+    answers: Mapping[str, Any],
+    absolute: bool,
+    game_raw: Mapping[str, tuple[str | None, str | None]],
+) -> Iterator[dict[str, Any]]:
+    assert block.game is not None
+    events = _events(session_dir)
+    game_cols = {
+        "game_key": block.game.key,
+        "game": block.game.game,
+        "position": block.position,
+        "round": block.round,
+        "practice": block.kind == "practice",
+        "seed": block.seed,
+        "session": session_dir.name if absolute else f"{base['participant']}-{block.index:02d}",
+    }
+    started = _time(events[0]["ts"]) if events else None
+    players = (
+        next((e["data"].get("players") for e in events if e.get("type") == "session_started"), None) or []
+    )
+    kinds = {
+        int(p.get("seat", i)): str(p.get("kind", "")) for i, p in enumerate(players) if isinstance(p, dict)
+    }
+    human = next((s for s, k in sorted(kinds.items()) if k == "human"), 0)
+    moves: list[dict[str, Any]] = []
+    think: dict[tuple[int, int], float] = {}
+    undos = 0
+    for e in events:
+        data = e.get("data") or {}
+        if e.get("type") == "decision" and isinstance(data.get("latency_ms"), (int, float)):
+            think[(int(e.get("step") or 0), int(e.get("seat") if e.get("seat") is not None else 0))] = float(
+                data["latency_ms"]
+            )
+        elif e.get("type") == "undo":
+            undos += 1
+            back = int(data.get("steps", 1) or 1)
+            for row in [m for m in moves if not m["undone"]][-back:]:
+                row["undone"] = True
+        elif e.get("type") == "action_applied":
+            when = _time(e.get("ts"))
+            scores = data.get("scores") or []
+            for seat_text, action in (data.get("actions") or {}).items():
+                seat = int(seat_text)
+                step = int(e.get("step") or 0)
+                moves.append(
+                    {
+                        "row_type": "move",
+                        **base,
+                        **game_cols,
+                        "step": step,
+                        "seat": seat,
+                        "actor": "participant" if kinds.get(seat) == "human" else kinds.get(seat, ""),
+                        "action": action,
+                        "think_ms": think.get((step, seat)),
+                        "t_s": round((when - started).total_seconds(), 3) if when and started else None,
+                        "score_after": scores[human] if human < len(scores) else None,
+                        "undone": False,
+                        **({"started_at": e.get("ts")} if absolute else {}),
+                    }
+                )
+    yield from moves
+    finished = next(
+        (e.get("data") or {} for e in reversed(events) if e.get("type") == "session_finished"), {}
+    )
+    metrics = finished.get("metrics") or {}
+    raw_key, progress_key = game_raw.get(block.game.game, (None, None))
+    scores = finished.get("scores") or []
+    mine = [m["think_ms"] for m in moves if m["actor"] == "participant" and m["think_ms"] is not None]
+    ended = _time(events[-1].get("ts")) if events else None
+    winner = finished.get("winner")
+    yield {
+        "row_type": "game",
+        **base,
+        **game_cols,
+        "status": finished.get("status", "unfinished"),
+        "steps": sum(1 for m in moves if not m["undone"]),
+        "score": scores[human] if human < len(scores) else None,
+        "raw_score": metrics.get(raw_key) if raw_key else (scores[human] if human < len(scores) else None),
+        "progress_score": metrics.get(progress_key) if progress_key else None,
+        "won": (winner == human) if len(kinds) > 1 and winner is not None else None,
+        "undos": undos,
+        "think_ms_mean": round(sum(mine) / len(mine), 1) if mine else None,
+        "duration_s": round((ended - started).total_seconds(), 3) if ended and started else None,
+        **({"started_at": events[0].get("ts")} if absolute and events else {}),
+        **answers,
+    }
+
+
+def write_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], out: Path) -> None:
+    """Write ``rows`` as CSV (``.csv``) or Parquet (``.parquet``, with pyarrow) and the codebook beside.
+
+    Raises:
+        SessionError: Parquet was asked for without pyarrow installed.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError as exc:
+            raise SessionError(
+                "writing .parquet needs pyarrow (pip install pyarrow); .csv needs nothing"
+            ) from exc
+        table = pa.table({c: [_cell(r.get(c)) for r in rows] for c in columns})
+        pq.write_table(table, out)
+        return
+    import csv
+
+    with out.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(columns), extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({c: _cell(row.get(c)) for c in columns})
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+# -- merge -------------------------------------------------------------------------------------------
+
+
+def merge(sources: Sequence[Path], out: Path) -> tuple[int, int]:
+    """Combine results folders (or zips of them) into ``out``; returns (participants, sessions).
+
+    Raises:
+        SessionError: different studies or versions, a participant or session in two sources, a
+            source that is not a results folder.
+    """
+    with tempfile.TemporaryDirectory(prefix="playtrace-merge-") as tmp:
+        folders = [_unpacked(src, Path(tmp) / f"{i}") for i, src in enumerate(sources)]
+        studies = []
+        for src, folder in zip(sources, folders, strict=True):
+            path = folder / STUDY_FILE
+            if not path.is_file():
+                raise SessionError(f"{src} is not a study's results folder (no {STUDY_FILE})")
+            try:
+                studies.append(
+                    (
+                        src,
+                        parse_study(path.read_text(encoding="utf-8"), str(src)),
+                        path.read_text(encoding="utf-8"),
+                    )
+                )
+            except StudyError as exc:
+                raise SessionError(str(exc)) from exc
+        first_src, first, text = studies[0]
+        for src, other, _ in studies[1:]:
+            if (other.id, other.version, other.digest) != (first.id, first.version, first.digest):
+                raise SessionError(
+                    f"{src} holds study {other.id!r} version {other.version}, {first_src} holds "
+                    f"{first.id!r} version {first.version}"
+                    + (" (same version, different file)" if other.version == first.version else "")
+                    + ": they cannot be merged"
+                )
+        seen_p: dict[str, Path] = {}
+        seen_s: dict[str, Path] = {}
+        for src, folder in zip(sources, folders, strict=True):
+            for p in sorted((folder / PARTICIPANTS).glob("*.json")):
+                if p.stem in seen_p:
+                    raise SessionError(f"participant {p.stem} is in both {seen_p[p.stem]} and {src}")
+                seen_p[p.stem] = src
+            for s in (
+                sorted(d for d in (folder / SESSIONS).iterdir() if d.is_dir())
+                if (folder / SESSIONS).is_dir()
+                else []
+            ):
+                if s.name in seen_s:
+                    raise SessionError(f"session {s.name} is in both {seen_s[s.name]} and {src}")
+                seen_s[s.name] = src
+        target = ResultsFolder(out, first, text)
+        clash = [pid for pid in seen_p if (out / PARTICIPANTS / f"{pid}.json").exists()]
+        if clash:
+            raise SessionError(f"{out} already holds participant(s) {', '.join(clash)}")
+        for folder in folders:
+            for p in (folder / PARTICIPANTS).glob("*.json"):
+                shutil.copy2(p, target.root / PARTICIPANTS / p.name)
+            if (folder / SESSIONS).is_dir():
+                for s in (folder / SESSIONS).iterdir():
+                    if s.is_dir():
+                        shutil.copytree(s, target.sessions / s.name)
+        return len(seen_p), len(seen_s)
+
+
+def _unpacked(src: Path, tmp: Path) -> Path:
+    if src.is_dir():
+        return src
+    if not zipfile.is_zipfile(src):
+        raise SessionError(f"{src} is neither a results folder nor a zip of one")
+    with zipfile.ZipFile(src) as zf:
+        for name in zf.namelist():
+            target = (tmp / name).resolve()
+            if not str(target).startswith(str(tmp.resolve())):
+                raise SessionError(f"{src} holds a file outside its folder ({name}); not unpacked")
+        zf.extractall(tmp)
+    hits = [p.parent for p in tmp.rglob(STUDY_FILE)]
+    if len(hits) != 1:
+        raise SessionError(f"{src} holds {len(hits)} study files; expected one results folder")
+    return hits[0]
