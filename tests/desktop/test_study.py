@@ -136,7 +136,8 @@ def test_merge_refuses_duplicates_and_other_versions(
     study_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name in ("A", "B"):
-        code, _, _ = cli(capsys, "study", "simulate", str(study_file), "-n", "1", "--out", str(tmp_path / name))
+        code, _, _ = cli(capsys, "study", "simulate", str(study_file), "-n", "1",
+                         "--out", str(tmp_path / name))
         assert code == 0
     code, _, err = cli(capsys, "study", "merge", str(tmp_path / "A"), str(tmp_path / "B"), "--out",
                        str(tmp_path / "m"))
