@@ -51,6 +51,8 @@ _MARGIN = 10
 MARK_TRUTH = "#16a34a"
 MARK_MODEL = "#dc2626"
 MARK_BOTH = "#2563eb"
+#: Modifiers that make a key a shortcut chord rather than a game key.
+_CHORD = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
 #: The separator of a move made of several cells (``"(5,0)->(4,1)"``, a checkers jump path).
 PATH_SEP = "->"
 
@@ -425,6 +427,18 @@ class BoardView(QWidget):
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Escape
             and self._path is not None
+        ):
+            event.accept()
+            return True
+        # A key the game maps (Space dropping a piece) comes before the window's shortcut for the same
+        # key (Space: run / pause) while a person is to act on this board.
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and self._interactive
+            and self._game is not None
+            and not event.modifiers() & _CHORD
+            and key_name(event) in self._game.keymap
         ):
             event.accept()
             return True
