@@ -383,7 +383,7 @@ def write_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], out: 
             import pyarrow.parquet as pq
         except ImportError as exc:
             raise SessionError(
-                "writing .parquet needs pyarrow (pip install pyarrow); .csv needs nothing"
+                "writing .parquet needs pyarrow: pip install 'playtrace[parquet]' (.csv needs nothing)"
             ) from exc
         table = pa.table({c: [_cell(r.get(c)) for r in rows] for c in columns})
         pq.write_table(table, out)
