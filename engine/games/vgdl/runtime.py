@@ -1,0 +1,495 @@
+"""One tick of a VGDL game on the grid, in the order GVGAI's Java engine runs it.
+
+A tick (``Game.gameCycle`` in GVGAI) is:
+
+1. the avatar acts (moves, turns, or uses its weapon);
+2. every other sprite that acts by itself is updated, type by type in reverse SpriteSet order
+   (missiles fly, NPCs wander or chase, spawners spawn, flickers age);
+3. events: first the end-of-screen rules (``X EOS > effect``) for sprites outside the grid, then every
+   collision rule in the order of the InteractionSet (rules naming the same two sprites are applied
+   together, at the first of them); an effect applies to the first sprite of each colliding pair
+   that has not been killed in this tick;
+4. killed sprites are removed;
+5. the end conditions are checked in order; the first that holds decides the game.
+
+PlayTrace runs VGDL on whole cells: two sprites collide when they share a cell, and a sprite moves a
+whole cell at a time. A speed below 1 accumulates (a boulder of speed 0.2 moves one cell every fifth
+tick it may move), where the Java engine moves fractions of a cell in pixels. A sprite an effect puts
+back into a cell (a boulder stepped back) meets what moved there meanwhile in a further pass of the
+rules, as its partial overlap would in pixels. A sprite still outside the grid after the events is
+removed (the Java engine keeps it, out of sight, for ever).
+
+Sprites are plain lists while a tick runs and tuples in a state (see :data:`FIELDS`). Every random
+choice comes from the generator the caller passes, seeded from the state's seed and tick.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from engine.games.vgdl.effects import EFFECT_FUNCTIONS
+from engine.games.vgdl.ontology import DIRS, CompiledGame, Effect
+from engine.games.vgdl.sprites import (
+    ACTION_DIRS,
+    BASE_DIRS,
+    CT,
+    FIELDS,
+    ID,
+    LC,
+    LR,
+    LT,
+    MEMO,
+    MT,
+    OR,
+    PR,
+    RES,
+    STARTED,
+    C,
+    R,
+    T,
+    new_sprite,
+)
+
+__all__ = ["FIELDS", "World", "new_sprite"]
+
+
+class World:
+    """The mutable world of one tick. Build it from a state's parts, :meth:`tick`, read it back."""
+
+    def __init__(
+        self,
+        game: CompiledGame,
+        height: int,
+        width: int,
+        sprites: Iterable[tuple[Any, ...]],
+        next_id: int,
+        tick: int,
+        score: float,
+        rng: random.Random,
+    ) -> None:
+        self.game = game
+        self.height = height
+        self.width = width
+        self.tick_no = tick
+        self.score = score
+        self.next_id = next_id
+        self.rng = rng
+        self.killed: set[int] = set()
+        self.won: bool | None = None
+        self.by_type: list[list[list[Any]]] = [[] for _ in game.types]
+        self.cells: dict[tuple[int, int], list[list[Any]]] = {}
+        self.events: list[tuple[str, int]] = []
+        self._pulled: set[int] = set()
+        #: Sprites an effect moved during the current collision pass (``None`` outside the events).
+        self._relocated: set[int] | None = None
+        by_type, cells = self.by_type, self.cells
+        for s in sprites:
+            sprite = list(s)
+            by_type[sprite[1]].append(sprite)
+            key = (sprite[2], sprite[3])
+            here = cells.get(key)
+            if here is None:
+                cells[key] = [sprite]
+            else:
+                here.append(sprite)
+
+    # -- reading back ---------------------------------------------------------------------------
+
+    def sprites(self) -> tuple[tuple[Any, ...], ...]:
+        """The living sprites as tuples, type by type (SpriteSet order), oldest first."""
+        killed = self.killed
+        return tuple(tuple(s) for group in self.by_type for s in group if s[ID] not in killed)
+
+    # -- moving, adding and killing sprites -------------------------------------------------------
+
+    def count(self, types: Iterable[int]) -> int:
+        return sum(1 for t in types for s in self.by_type[t] if s[ID] not in self.killed)
+
+    def _set_pos(self, s: list[Any], row: int, col: int) -> None:
+        if row == s[R] and col == s[C]:
+            return
+        here = self.cells.get((s[R], s[C]))
+        if here is not None:
+            here.remove(s)
+        s[R], s[C] = row, col
+        self.cells.setdefault((row, col), []).append(s)
+        if self._relocated is not None:
+            self._relocated.add(s[ID])
+
+    def _remember(self, s: list[Any]) -> None:
+        if s[LT] != self.tick_no:
+            s[LR], s[LC], s[LT] = s[R], s[C], self.tick_no
+
+    def last_pos(self, s: list[Any]) -> tuple[int, int]:
+        return (s[LR], s[LC]) if s[LT] == self.tick_no else (s[R], s[C])
+
+    def last_dir(self, s: list[Any]) -> tuple[int, int]:
+        lr, lc = self.last_pos(s)
+        dr, dc = s[R] - lr, s[C] - lc
+        return ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
+
+    def _move(self, s: list[Any], dr: int, dc: int, speed: float, force: bool = False) -> bool:
+        """GVGAI's ``_updatePos``: a move is allowed once ``cooldown`` ticks have passed since the last."""
+        if dr == 0 and dc == 0:
+            return False
+        stype = self.game.types[s[T]]
+        if not force and stype.cooldown > self.tick_no - s[MT]:
+            return False
+        if speed == 1.0:
+            cells = 1
+        else:
+            total = s[PR] + abs(speed)
+            cells = int(total)
+            s[PR] = total - cells
+            if cells == 0:
+                return False
+        self._remember(s)
+        self._set_pos(s, s[R] + dr * cells, s[C] + dc * cells)
+        s[MT] = self.tick_no
+        return True
+
+    def add(
+        self, tindex: int, row: int, col: int, direction: int | None = None, *, force: bool = False
+    ) -> list[Any] | None:
+        """A new sprite of type ``tindex`` at a cell, unless a singleton of its kind already lives
+        (``force`` creates it anyway, as GVGAI's transformToAll does)."""
+        stype = self.game.types[tindex]
+        for t in () if force else stype.itypes:
+            if self.game.types[t].singleton and self.count(self.game.subtypes[t]):
+                return None
+        sprite = new_sprite(self.next_id, tindex, row, col, stype.orientation, self.tick_no, stype.health)
+        if direction is not None and stype.oriented and sprite[OR] == 0:
+            sprite[OR] = direction
+        self.next_id += 1
+        self.by_type[tindex].append(sprite)
+        self.cells.setdefault((row, col), []).append(sprite)
+        return sprite
+
+    def kill(self, s: list[Any]) -> None:
+        self.killed.add(s[ID])
+
+    def _resource(self, s: list[Any], rtype: int) -> int:
+        for key, amount in s[RES]:
+            if key == rtype:
+                return int(amount)
+        return 0
+
+    def _set_resource(self, s: list[Any], rtype: int, amount: int) -> None:
+        rest = [(k, a) for k, a in s[RES] if k != rtype]
+        rest.append((rtype, max(0, amount)))
+        s[RES] = tuple(sorted(rest))
+
+    def avatar(self) -> list[Any] | None:
+        for t in self.game.types:
+            if t.is_avatar:
+                for s in self.by_type[t.index]:
+                    if s[ID] not in self.killed:
+                        return s
+        return None
+
+    # -- the tick -------------------------------------------------------------------------------
+
+    def tick(self, action: str) -> None:
+        self.tick_no += 1
+        avatar = self.avatar()
+        if avatar is not None:
+            self._update_avatar(avatar, action)
+        for tindex in self.game.update_order:
+            group = self.by_type[tindex]
+            i = 0
+            while i < len(group):  # sprites spawned during the loop are updated too, as in GVGAI
+                s = group[i]
+                i += 1
+                if s[ID] not in self.killed:
+                    self._update(s)
+        self._events()
+        self._clear()
+        self._terminate()
+
+    def _update_avatar(self, s: list[Any], action: str) -> None:
+        stype = self.game.types[s[T]]
+        if action not in self.game.avatar_actions.get(s[T], ()):
+            action = "ACTION_NIL"
+        moved = False
+        d = ACTION_DIRS.get(action, 0)
+        if stype.kind == "ongoing":
+            # GVGAI's OngoingAvatar: an action only turns it; it keeps moving the way it faces.
+            if d:
+                s[OR] = d
+            dr, dc = DIRS[s[OR]]
+            self._move(s, dr, dc, stype.speed if stype.speed > 0 else 1.0)
+            return
+        if d:
+            if stype.rotate and s[OR] != d:
+                s[OR] = d
+                return  # GVGAI's ROTATE: the avatar turns in place and does not act further
+            dr, dc = DIRS[d]
+            moved = self._move(s, dr, dc, stype.speed if stype.speed > 0 else 1.0)
+            if moved and stype.oriented:
+                s[OR] = d
+        if not moved and action == "ACTION_USE":
+            self._shoot(s, stype.kind)
+
+    def _shoot(self, s: list[Any], kind: str) -> None:
+        stype = self.game.types[s[T]]
+        ammo = stype.params.get("ammo")
+        if kind == "flak":
+            if ammo:
+                have = self._resource(s, self.game.by_name[ammo[0] if isinstance(ammo, tuple) else ammo])
+                if have <= max(0, int(stype.params.get("minAmmo", -1))):
+                    return
+            shot = self.add(self.game.by_name[stype.params["stype"]], s[R], s[C])
+            if shot is not None and ammo:
+                rtype = self.game.by_name[ammo if isinstance(ammo, str) else ammo[0]]
+                self._set_resource(s, rtype, self._resource(s, rtype) - int(stype.params.get("ammoCost", 1)))
+            return
+        stypes = stype.params["stype"]
+        ammos = ammo or ()
+        dr, dc = DIRS[s[OR]]
+        for i, name in enumerate(stypes):
+            if i < len(ammos) and self._resource(s, self.game.by_name[ammos[i]]) <= 0:
+                continue
+            shot = self.add(self.game.by_name[name], s[R] + dr, s[C] + dc, s[OR])
+            if shot is not None:
+                if self.game.types[shot[T]].oriented:
+                    shot[OR] = s[OR]
+                if i < len(ammos):
+                    rtype = self.game.by_name[ammos[i]]
+                    self._set_resource(s, rtype, self._resource(s, rtype) - 1)
+            return
+
+    def _passive(self, s: list[Any], stype: Any) -> None:
+        if not s[STARTED]:
+            return
+        speed = stype.speed if stype.speed != -1 else 1.0
+        if speed != 0 and stype.oriented and s[OR]:
+            dr, dc = DIRS[s[OR]]
+            self._move(s, dr, dc, speed)
+
+    def _random_dir(self, s: list[Any], cons: int) -> int:
+        if s[CT] < cons and s[MEMO] > 0:
+            s[CT] += 1
+            return int(s[MEMO])
+        d = self.rng.choice(BASE_DIRS)
+        s[MEMO] = d
+        s[CT] = 0
+        return d
+
+    def _active(self, s: list[Any], d: int, speed: float) -> None:
+        dr, dc = DIRS[d]
+        self._move(s, dr, dc, speed if speed > 0 else 1.0)
+
+    def _update(self, s: list[Any]) -> None:
+        stype = self.game.types[s[T]]
+        kind = stype.kind
+        if kind == "spawn":
+            self._spawn(s, stype)
+        elif kind == "flicker":
+            self._passive(s, stype)
+            if s[CT] > int(stype.params["limit"]):
+                self.kill(s)
+            s[CT] += 1
+        elif kind == "spreader":
+            if s[CT] == 2:
+                spawned = stype.params["stype"]
+                tindex = self.game.by_name[spawned] if spawned else s[T]
+                for d in BASE_DIRS:
+                    if self.rng.random() < float(stype.params["spreadprob"]):
+                        dr, dc = DIRS[d]
+                        lr, lc = self.last_pos(s)
+                        self.add(tindex, lr + dr, lc + dc)
+            if s[CT] > int(stype.params["limit"]):
+                self.kill(s)
+            s[CT] += 1
+        elif kind == "randommissile":
+            if s[OR] == 0:
+                s[OR] = self.rng.choice(BASE_DIRS)
+            self._passive(s, stype)
+        elif kind == "randombomber":
+            self._active(s, self.rng.choice(BASE_DIRS), stype.speed)
+            self._spawn(s, stype)
+        elif kind == "random":
+            self._passive(s, stype)
+            self._active(s, self._random_dir(s, int(stype.params["cons"])), stype.speed)
+        elif kind in ("chaser", "fleeing", "altchaser"):
+            self._passive(s, stype)
+            self._chase(s, stype)
+        else:
+            self._passive(s, stype)
+        s[STARTED] = 1
+
+    def _spawn(self, s: list[Any], stype: Any) -> None:
+        if s[MEMO] == -1:
+            s[MEMO] = self.tick_no
+        roll = self.rng.random()
+        if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(stype.params["prob"]):
+            facing = int(stype.params["spawnorientation"]) or s[OR]
+            made = self.add(self.game.by_name[stype.params["stype"]], s[R], s[C], facing or None)
+            if made is not None:
+                s[CT] += 1
+        self._passive(s, stype)
+        total = int(stype.params["total"])
+        if total > 0 and s[CT] >= total:
+            self.kill(s)
+
+    def _chase(self, s: list[Any], stype: Any) -> None:
+        params = stype.params
+        fleeing = stype.kind == "fleeing" or bool(params.get("fleeing"))
+        if stype.kind == "altchaser":
+            first = [i for n in params["stype1"] for i in self.game.subtypes[self.game.by_name[n]]]
+            second = [i for n in params["stype2"] for i in self.game.subtypes[self.game.by_name[n]]]
+            if self.count(first) >= self.count(second):
+                targets_types, fleeing = first, False
+            else:
+                targets_types, fleeing = second, True
+        else:
+            targets_types = list(self.game.subtypes[self.game.by_name[params["stype"]]])
+        best = None
+        targets: list[list[Any]] = []
+        for t in targets_types:
+            for other in self.by_type[t]:
+                if other[ID] in self.killed:
+                    continue
+                dist = abs(other[R] - s[R]) + abs(other[C] - s[C])
+                if best is None or dist < best:
+                    best, targets = dist, [other]
+                elif dist == best:
+                    targets.append(other)
+        limit = float(params.get("maxDistance", -1.0))
+        options: list[int] = []
+        for other in targets:
+            dist = abs(other[R] - s[R]) + abs(other[C] - s[C])
+            if limit != -1 and dist > limit:
+                continue
+            for d in BASE_DIRS:
+                dr, dc = DIRS[d]
+                new = abs(other[R] - s[R] - dr) + abs(other[C] - s[C] - dc)
+                if (fleeing and new > dist) or (not fleeing and new < dist):
+                    options.append(d)
+        if options:
+            d = self.rng.choice(options)
+        else:
+            d = self._random_dir(s, int(params.get("cons", 0)))
+        self._active(s, d, stype.speed)
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def _outside(self, s: list[Any]) -> bool:
+        return not (0 <= s[R] < self.height and 0 <= s[C] < self.width)
+
+    def _events(self) -> None:
+        game = self.game
+        for actor, effects in game.eos:
+            for effect in effects:
+                for t in game.subtypes[actor]:
+                    for s in list(self.by_type[t]):
+                        if s[ID] not in self.killed and self._outside(s):
+                            self._apply(effect, s, None)
+        # Collisions in the InteractionSet's order. A sprite put back into a cell by an effect (a boulder
+        # stepped back) can meet a sprite that moved there meanwhile; on whole cells that meeting would
+        # be missed, so further passes apply the rules to the pairs such moves created (at most 3).
+        self._relocated = set()
+        done: set[tuple[int, int, int, int]] = set()
+        self._pairs(None, done)
+        for _ in range(3):
+            moved, self._relocated = self._relocated, set()
+            if not moved:
+                break
+            self._pairs(moved, done)
+        self._relocated = None
+
+    def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
+        game = self.game
+        for number, (actor, other, effects) in enumerate(game.pairs):
+            second_types = game.subtypes[other]
+            if not any(self.by_type[t] for t in second_types):
+                continue
+            wanted = set(second_types)
+            first_types = game.subtypes[actor]
+            rank = {t: i for i, t in enumerate(first_types)}
+            for e_index, effect in enumerate(effects):
+                first = self._candidates(first_types, rank, second_types)
+                if first is None:
+                    break
+                key = number * 64 + e_index
+                for s1 in first:
+                    if s1[ID] in self.killed:
+                        continue
+                    here = self.cells.get((s1[R], s1[C]))
+                    if not here or len(here) < 2:
+                        continue
+                    partners = [s2 for s2 in here if s2 is not s1 and s2[T] in wanted]
+                    for s2 in partners:
+                        if s1[ID] in self.killed:
+                            break
+                        if only is not None and (
+                            (s1[ID] not in only and s2[ID] not in only) or s2[ID] in self.killed
+                        ):
+                            # A further pass looks at meetings made by moves, never at sprites gone.
+                            continue
+                        mark = (key, s1[ID], s2[ID], 0)
+                        if mark in done:
+                            continue
+                        done.add(mark)
+                        if s2[R] == s1[R] and s2[C] == s1[C]:
+                            self._apply(effect, s1, s2)
+
+    def _candidates(
+        self, first_types: tuple[int, ...], rank: dict[int, int], second_types: tuple[int, ...]
+    ) -> list[list[Any]] | None:
+        """The sprites of ``first_types`` that may meet one of ``second_types``, in GVGAI's order (type
+        by type, oldest first); ``None`` when there is none of ``first_types`` at all. When the second
+        kind is the rarer, only the cells it occupies are looked at."""
+        count_first = sum(len(self.by_type[t]) for t in first_types)
+        if not count_first:
+            return None
+        count_second = sum(len(self.by_type[t]) for t in second_types)
+        if count_second >= count_first:
+            return [s for t in first_types for s in self.by_type[t]]
+        found: dict[int, list[Any]] = {}
+        for t in second_types:
+            for s2 in self.by_type[t]:
+                for x in self.cells.get((s2[R], s2[C]), ()):
+                    if x[T] in rank:
+                        found[x[ID]] = x
+        return sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
+
+    def _apply(self, effect: Effect, s1: list[Any], s2: list[Any] | None) -> None:
+        scored = EFFECT_FUNCTIONS[effect.name](self, effect, s1, s2)
+        if type(scored) is float:  # the effect chose its own score (scoreChangeIfKilled)
+            self.score += scored
+        elif scored is not False and effect.score:
+            self.score += effect.score
+        self.events.append((effect.name, s1[T]))
+
+    def _clear(self) -> None:
+        for s in [s for group in self.by_type for s in group]:
+            if s[ID] not in self.killed and self._outside(s):
+                self.killed.add(s[ID])
+        if not self.killed:
+            return
+        for group in self.by_type:
+            group[:] = [s for s in group if s[ID] not in self.killed]
+        for key in list(self.cells):
+            cell = [s for s in self.cells[key] if s[ID] not in self.killed]
+            if cell:
+                self.cells[key] = cell
+            else:
+                del self.cells[key]
+
+    def _terminate(self) -> None:
+        for term in self.game.terminations:
+            if term.cls == "Timeout":
+                done = self.tick_no >= term.limit
+            elif term.cls == "SpriteCounter":
+                done = self.count(term.counted) <= term.limit
+            elif term.cls == "SpriteCounterMore":
+                done = self.count(term.counted) >= term.limit
+            else:
+                done = self.count(term.counted) == term.limit
+            if done:
+                self.won = term.win
+                self.score += term.score
+                return

@@ -1,0 +1,115 @@
+"""Sprite classes, effects and terminations beyond the six core games, each on a small game of our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.games.vgdl import VgdlGame, VgdlState
+
+HEADER = "BasicGame\n    SpriteSet\n        floor > Immovable\n        wall > Immovable\n"
+
+
+def make(
+    tmp_path: Path, sprites: str, interactions: str, terminations: str, level: str, mapping: str = ""
+) -> VgdlGame:
+    text = (
+        HEADER
+        + sprites
+        + "    LevelMapping\n        . > floor\n"
+        + mapping
+        + "    InteractionSet\n        avatar wall > stepBack\n"
+        + interactions
+        + "    TerminationSet\n"
+        + terminations
+    )
+    (tmp_path / "feature.txt").write_text(text)
+    (tmp_path / "feature_lvl0.txt").write_text(level)
+    return VgdlGame(game_file=str(tmp_path / "feature.txt"))
+
+
+def where(state: VgdlState, name: str) -> list[tuple[int, int]]:
+    types = state.compiled.types
+    return sorted((s[2], s[3]) for s in state.sprites if types[s[1]].name == name)
+
+
+def test_transform_to_all_and_sprite_counter_more(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        switch > Immovable\n"
+        "        lamp > Immovable\n        lit > Immovable\n",
+        "        switch avatar > transformToAll stype=lamp stypeTo=lit scoreChange=5\n",
+        "        SpriteCounterMore stype=lit limit=2 win=True\n",
+        "wwwwww\nwAsl.w\nwl...w\nwwwwww\n",
+        "        s > floor switch\n        l > floor lamp\n",
+    )
+    state = game.initial_state(seed=0).apply("ACTION_RIGHT")
+    assert where(state, "lit") == [(1, 3), (2, 1)] and not where(state, "lamp")
+    assert state.won is True and state.game_score == 5
+
+
+def test_ongoing_avatar_keeps_moving_and_turns_on_actions(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > OngoingAvatar\n",
+        "",
+        "        Timeout limit=50 win=True\n",
+        "wwwwwww\nwA....w\nw.....w\nwwwwwww\n",
+    )
+    state = game.initial_state(seed=0)
+    state = state.apply("ACTION_NIL").apply("ACTION_NIL")
+    assert state.avatar_pos == (1, 3)
+    state = state.apply("ACTION_DOWN").apply("ACTION_NIL")
+    assert state.avatar_pos == (2, 3)
+
+
+def test_spreader_fills_its_neighbours(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        fire > Spreader limit=3 spreadprob=1.0\n",
+        "        fire wall > killSprite\n",
+        "        Timeout limit=50 win=True\n",
+        "wwwwwww\nwA....w\nw..f..w\nw.....w\nwwwwwww\n",
+        "        f > floor fire\n",
+    )
+    state = game.initial_state(seed=0)
+    for _ in range(3):
+        state = state.apply("ACTION_NIL")
+    assert {(1, 3), (2, 2), (2, 4), (3, 3)} <= set(where(state, "fire"))
+
+
+def test_random_missile_and_spawn_if_has_less(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        coin > Resource limit=3\n"
+        "        bat > RandomMissile cooldown=1\n        egg > Immovable\n",
+        "        bat wall > reverseDirection\n"
+        "        avatar egg > spawnIfHasLess resource=coin limit=0 stype=bat\n",
+        "        Timeout limit=50 win=True\n",
+        "wwwwwww\nwAe...w\nw.....w\nwwwwwww\n",
+        "        e > floor egg\n",
+    )
+    state = game.initial_state(seed=4).apply("ACTION_RIGHT")
+    assert where(state, "bat") == [(1, 2)]
+    moved = state.apply("ACTION_NIL").apply("ACTION_NIL")
+    bats = where(moved, "bat")
+    # The avatar still stands on the egg (no coin held): a bat a tick; the first has flown off.
+    assert len(bats) == 3 and any(b != (1, 2) for b in bats)
+
+
+def test_health_points_are_lost_and_gained(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar healthPoints=2 limitHealthPoints=4\n"
+        "        spike > Immovable\n        potion > Immovable\n",
+        "        avatar spike > subtractHealthPoints value=1 scoreChangeIfKilled=-10\n"
+        "        potion avatar > killSprite\n        avatar potion > addHealthPoints value=1\n",
+        "        SpriteCounter stype=avatar limit=0 win=False\n",
+        "wwwwwww\nwAp^^.w\nwwwwwww\n",
+        "        p > floor potion\n        ^ > floor spike\n",
+    )
+    state = game.initial_state(seed=0).apply("ACTION_RIGHT")
+    assert state.avatar[14] == 3 and "Your avatar's health: 3" in state.text()
+    state = state.apply("ACTION_RIGHT").apply("ACTION_LEFT").apply("ACTION_RIGHT")
+    assert state.avatar[14] == 1 and state.won is None
+    state = state.apply("ACTION_LEFT").apply("ACTION_RIGHT")
+    assert state.won is False and state.game_score == -10
