@@ -1,1 +1,0 @@
-"""Sweeps: a grid of games, players, harness settings and seeds, run as one resumable thing."""
