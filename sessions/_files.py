@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sessions import schema
-from sessions._lock import LOCK_FILE, is_being_written
+from sessions._lock import LOCK_FILE, remove_if_abandoned
 from sessions.errors import SessionError
 
 #: A manifest is a few kilobytes; anything past this is not one.
@@ -147,9 +147,10 @@ def sweep_stale(parent: Path, prefix: str) -> list[Path]:
                 continue
             folder = Path(entry.path)
             if (folder / LOCK_FILE).exists():
-                stale = not is_being_written(folder)
-            else:
-                stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER_S
+                if remove_if_abandoned(folder):
+                    removed.append(folder)
+                continue
+            stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER_S
         except OSError:
             continue
         if stale:

@@ -8,6 +8,7 @@ the lock knows nobody is writing the session any more.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import IO
 
@@ -45,15 +46,39 @@ else:
         fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
-class WriterLock:
-    """Held by a :class:`~sessions.writer.SessionWriter` for as long as it is open."""
+#: How long a writer retries to take the lock of a folder it has just created: another process's
+#: sweep may hold it for a moment while it checks whether the folder was abandoned.
+NEW_FOLDER_RETRY_S = 2.0
 
-    def __init__(self, folder: Path) -> None:
+
+class FolderGone(OSError):
+    """The folder being created was removed by another process's sweep before its lock was taken."""
+
+
+class WriterLock:
+    """Held by a :class:`~sessions.writer.SessionWriter` for as long as it is open.
+
+    ``fresh=True``: the folder was just created by this process, so nobody else may own it. A failed
+    attempt is then another process's sweep probing it, and is retried; if that sweep took the folder
+    for abandoned and removed it (it had the lock file before this process could lock it),
+    :class:`FolderGone` is raised and the caller creates another folder.
+    """
+
+    def __init__(self, folder: Path, *, fresh: bool = False) -> None:
         self._path = folder / LOCK_FILE
         self._fh: IO[bytes] | None = open(self._path, "a+b")
-        if not _try_lock(self._fh):  # another writer on the same folder: not ours to record
+        deadline = time.monotonic() + (NEW_FOLDER_RETRY_S if fresh else 0.0)
+        while not _try_lock(self._fh):
+            if time.monotonic() >= deadline:  # another writer on the same folder: not ours to record
+                self._fh.close()
+                self._fh = None
+                return
+            time.sleep(0.002)
+        if fresh and not _same_file(self._fh, self._path):
+            _unlock(self._fh)
             self._fh.close()
             self._fh = None
+            raise FolderGone(f"{folder} was removed while it was being created")
 
     def moved(self, folder: Path) -> None:
         """The locked folder was renamed to ``folder`` (the lock itself is unaffected)."""
@@ -69,6 +94,32 @@ class WriterLock:
             self._path.unlink()
         except OSError:
             pass
+
+
+def _same_file(fh: IO[bytes], path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fh.fileno()), os.stat(path))
+    except OSError:
+        return False
+
+
+def remove_if_abandoned(folder: Path) -> bool:
+    """Remove ``folder`` if nobody holds its lock, holding the lock while removing it (so a writer that
+    is just taking it waits, then finds its folder gone); returns whether it was removed."""
+    import shutil
+
+    try:
+        fh = open(folder / LOCK_FILE, "rb")
+    except OSError:
+        return False
+    with fh:
+        if not _try_lock(fh):
+            return False
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            _unlock(fh)
+    return not folder.exists()
 
 
 def is_being_written(folder: Path) -> bool:

@@ -430,7 +430,7 @@ def _load_zip(p: Path) -> Session:
         tmp = Path(tempfile.mkdtemp(prefix=ZIP_TEMP_PREFIX))
         # Held as long as the copy is in use: a copy whose lock nobody holds was left by a killed
         # process, and the next PlayTrace removes it (see sweep_temp_once).
-        lock = WriterLock(tmp)
+        lock = WriterLock(tmp, fresh=True)
         try:
             _zip.extract_members(zf, members, tmp, p)
             name = prefix or p.name.removesuffix(".zip").removesuffix(".session")

@@ -32,7 +32,7 @@ from typing import IO, Any, Protocol
 from engine import events as ev
 from engine.events import Event
 from sessions import _files, schema
-from sessions._lock import WriterLock
+from sessions._lock import FolderGone, WriterLock
 from sessions.errors import SessionError
 from sessions.redact import Redactor
 
@@ -224,13 +224,20 @@ class SessionWriter:
         if root not in _swept_roots:  # once per process: a batch creates thousands of sessions
             _swept_roots.add(root)
             _files.sweep_stale(root, CREATING_PREFIX)
-        try:
-            # Not mkdtemp: the session folder keeps the user's usual permissions, not 0700.
-            work = root / f"{CREATING_PREFIX}{secrets.token_hex(8)}"
-            work.mkdir()
-        except OSError as exc:
-            raise SessionError(f"cannot create a session folder in {root}: {exc.strerror or exc}") from exc
-        lock = WriterLock(work)
+        for attempt in range(3):
+            try:
+                # Not mkdtemp: the session folder keeps the user's usual permissions, not 0700.
+                work = root / f"{CREATING_PREFIX}{secrets.token_hex(8)}"
+                work.mkdir()
+                lock = WriterLock(work, fresh=True)
+                break
+            except FolderGone as exc:  # another process's sweep removed it the instant before our lock
+                if attempt == 2:
+                    why = "it keeps being removed by another process"
+                    raise SessionError(f"cannot create a session folder in {root}: {why}") from exc
+            except OSError as exc:
+                why = exc.strerror or exc
+                raise SessionError(f"cannot create a session folder in {root}: {why}") from exc
         try:
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
             session_id = f"{stamp}_{_slug(game)}_{secrets.token_hex(2)}"
