@@ -185,6 +185,8 @@ CODEBOOK: tuple[tuple[str, str, str, str], ...] = (
     ("actor", "move", "text", "participant, or the kind of the other player (bot, model)"),
     ("action", "move", "text", "the move as the game names it"),
     ("think_ms", "move", "number", "time from the position being shown to the move, in milliseconds"),
+    ("timed_out", "move", "boolean", "the participant's time for the move ran out and the move was played "
+     "for them (the game's default action or a random legal move)"),
     ("t_s", "move", "number", "seconds since the game started"),
     ("score_after", "move", "number", "the participant's score after the move"),
     ("undone", "move", "boolean", "the participant took this move back later (a hesitation)"),
@@ -308,9 +310,12 @@ def _game_rows(
     human = next((s for s, k in sorted(kinds.items()) if k == "human"), 0)
     moves: list[dict[str, Any]] = []
     think: dict[tuple[int, int], float] = {}
+    timed_out: set[tuple[int, int]] = set()
     undos = 0
     for e in events:
         data = e.get("data") or {}
+        if e.get("type") == "decision" and data.get("timed_out"):
+            timed_out.add((int(e.get("step") or 0), int(e.get("seat") if e.get("seat") is not None else 0)))
         if e.get("type") == "decision" and isinstance(data.get("latency_ms"), (int, float)):
             think[(int(e.get("step") or 0), int(e.get("seat") if e.get("seat") is not None else 0))] = float(
                 data["latency_ms"]
@@ -336,6 +341,7 @@ def _game_rows(
                         "actor": "participant" if kinds.get(seat) == "human" else kinds.get(seat, ""),
                         "action": action,
                         "think_ms": think.get((step, seat)),
+                        "timed_out": (step, seat) in timed_out,
                         "t_s": round((when - started).total_seconds(), 3) if when and started else None,
                         "score_after": scores[human] if human < len(scores) else None,
                         "undone": False,
