@@ -51,7 +51,7 @@ class _Node:
 class SearchResult:
     """What one search found: the move, each root action's visits and mean value, and the effort."""
 
-    action: Action
+    action: Action | None
     visits: dict[Action, int] = field(default_factory=dict)
     values: dict[Action, float] = field(default_factory=dict)
     iterations: int = 0
@@ -126,11 +126,13 @@ class MctsBot:
         return Decision(result.action, source=BOT, rationale=self.explain(result),
                         values=dict(result.values),
                         extra={"latency_ms": round(latency, 2), "iterations": result.iterations,
-                               "visits": dict(result.visits)})
+                               "visits": dict(result.visits), "line": list(result.line)})
 
     def explain(self, result: SearchResult) -> str:
+        if result.action is None:
+            return "no legal action to search"
         visits = result.visits.get(result.action, 0)
-        line = " ".join(result.line[:6])
+        line = " ".join(str(a) for a in result.line[:6])
         return (f"{result.action}: most visited ({visits} of {result.iterations} simulations, mean value "
                 f"{result.values.get(result.action, 0.0):.3f}); expected line {line}")
 
@@ -234,7 +236,7 @@ class _Run:
         children = self.root.children
         legal = self.root_state.legal_actions(self.seat)
         if not children:
-            return SearchResult(action=legal[0] if legal else "", iterations=self.done)
+            return SearchResult(action=legal[0] if legal else None, iterations=self.done)
         visits = {a: c.visits for a, c in children.items()}
         values = {a: (c.total / c.visits) * 3.0 - 1.5 for a, c in children.items() if c.visits}
         action = max(children, key=lambda a: (visits[a], values.get(a, -math.inf)))

@@ -64,21 +64,21 @@ class Keyhunt(BundledVgdlGame):
     id: ClassVar[str] = "vgdl-keyhunt"
     title: ClassVar[str] = "Keyhunt (VGDL)"
     asset: ClassVar[str] = "keyhunt"
-    description: ClassVar[str] = "PlayTrace's own VGDL adventure: find the key, then the door."
+    description: ClassVar[str] = "PlayTrace's own VGDL adventure: gather keys, open gates, reach the chest."
 
 
 class Pursuit(BundledVgdlGame):
     id: ClassVar[str] = "vgdl-pursuit"
     title: ClassVar[str] = "Pursuit (VGDL)"
     asset: ClassVar[str] = "pursuit"
-    description: ClassVar[str] = "PlayTrace's own VGDL chase: reach the goal before the hunters reach you."
+    description: ClassVar[str] = "PlayTrace's own VGDL chase: catch the rabbits and hares, mind the hounds."
 
 
 class Rockfall(BundledVgdlGame):
     id: ClassVar[str] = "vgdl-rockfall"
     title: ClassVar[str] = "Rockfall (VGDL)"
     asset: ClassVar[str] = "rockfall"
-    description: ClassVar[str] = "PlayTrace's own VGDL digging game: dig, dodge falling rocks, collect."
+    description: ClassVar[str] = "PlayTrace's own VGDL dodging game: collect crystals under falling stones."
 
 
 #: Every bundled game class.

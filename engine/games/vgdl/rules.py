@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
 import random
 import re
 from collections.abc import Mapping
@@ -61,16 +60,9 @@ _KEYMAP: Mapping[str, Action] = {
 _COUNTERS = ("meaningful", "meaningful_1step", "nil")
 
 
-def _optional(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-#: The search bot and the simulated model's behaviour, when their modules are installed.
-_BOTS: Mapping[str, str] = {"search": "engine.bots.mcts:MctsBot"} if _optional("engine.bots.mcts") else {}
-_SIM: str | None = ".sim:VgdlSim" if _optional("engine.games.vgdl.sim") else None
+#: The search bot (MCTS, as the GVGAI competition's agents) and the simulated model's behaviour.
+_BOTS: Mapping[str, str] = {"search": "engine.bots.mcts:MctsBot"}
+_SIM: str | None = ".sim:VgdlSim"
 
 
 def asset_files(name: str, level: int) -> tuple[Path, Path]:

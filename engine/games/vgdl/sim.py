@@ -90,6 +90,11 @@ class VgdlSim(SimBehaviour):
     iterations = 80
     rollout_depth = 8
 
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        #: The search's expected line of play at the last analysis (the plan the trace states).
+        self._line = ""
+
     # -- judgement ------------------------------------------------------------------------------
 
     async def analyse(self, ctx: SimContext, rng: random.Random, bot: str | None) -> Analysis:
@@ -102,7 +107,7 @@ class VgdlSim(SimBehaviour):
         decision = await player.act(Observation(ctx.game, state, ctx.seat, legal, ctx.history))
         values = {a: float(v) for a, v in (decision.values or {}).items()}
         best = decision.action if decision.action is not None else legal[0]
-        self._line = str(decision.rationale).rpartition("expected line ")[2]
+        self._line = " ".join(str(a) for a in decision.extra.get("line", [])[:4])
         return Analysis(best, values or {best: 0.0}, "search")
 
     def choose(self, ctx: SimContext, analysis: Analysis, answers: Mapping[int, list[str]]) -> Action:
@@ -187,9 +192,8 @@ class VgdlSim(SimBehaviour):
             if len(ranked) > 1:
                 lines.append("Looking a few steps ahead: " + ", ".join(
                     f"{a} {v:+.2f}" for a, v in ranked[:5]) + ".")
-            line = getattr(self, "_line", "")
-            if line:
-                lines.append(f"Plan: {line}.")
+            if self._line:
+                lines.append(f"Plan: {self._line}.")
             lines.append(f"{self.plan_words(state, action)} {self._named(state, action)}.")
         else:
             lines.append(f"{self.slip_words(ctx, action, slip)} {self._named(state, action)}.")
@@ -208,6 +212,9 @@ class VgdlSim(SimBehaviour):
         dr, dc = _MOVES[action]
         to = (pos[0] + dr, pos[1] + dc)
         for _, near in goals(state):
+            if near is not None and near == to:
+                name = state.legend.get(state.ascii_rows[to[0]][to[1]], "goal sprite")
+                return f"The {name} I need is right next to me at {_at(to)}, so I move onto it."
             if near is not None:
                 closer = (abs(near[0] - to[0]) + abs(near[1] - to[1])
                           < abs(near[0] - pos[0]) + abs(near[1] - pos[1]))
