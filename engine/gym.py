@@ -66,6 +66,12 @@ class TextObservation:
         return "".join(c if c in self._allowed else "?" for c in text)[:TEXT_MAX_LENGTH]
 
 
+#: Integer types whose membership in a ``Discrete`` space is a plain range check.
+_PLAIN_INTS = frozenset(
+    {int, np.int64, np.int32, np.int16, np.int8, np.uint64, np.uint32, np.uint16, np.uint8}
+)
+
+
 def env_id(game_id: str) -> str:
     """The Gymnasium id of a game: ``playtrace/<id>-v0``."""
     return f"playtrace/{game_id}-v0"
@@ -129,24 +135,43 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(len(self.actions))
         self.state: State | None = None
         self._others: dict[Seat, Player] = {}
+        #: The agent seat's legal actions in the state they were listed for (each state's list is
+        #: worked out once: ``info`` hands it out and the next step checks the action against it).
+        self._legal_in: tuple[State | None, frozenset[Action]] = (None, frozenset())
 
     def _observe(self) -> Any:
         assert self.state is not None
         return self.codec.encode(self.state.observe(self.agent_seat), self.agent_seat)
 
     def _info(self) -> dict[str, Any]:
-        assert self.state is not None
-        return {
-            "score": float(self.state.scores[self.agent_seat]),
-            "step": self.state.step,
-            "legal": list(self.state.legal_actions(self.agent_seat)),
-            "text": self.state.observe(self.agent_seat).text(self.agent_seat),
-            **{k: float(v) for k, v in self.state.metrics().items()},
+        state = self.state
+        assert state is not None
+        seat = self.agent_seat
+        legal = list(state.legal_actions(seat))
+        self._legal_in = (state, frozenset(legal))
+        info = {
+            "score": float(state.scores[seat]),
+            "step": state.step,
+            "legal": legal,
+            "text": state.observe(seat).text(seat),
         }
+        for key, value in state.metrics().items():
+            info[key] = float(value)
+        return info
+
+    def _is_legal(self, state: State, action: Action) -> bool:
+        known, legal = self._legal_in
+        if known is state:
+            return action in legal
+        return action in state.legal_actions(self.agent_seat)
 
     def _play_others(self, agent_action: Action | None) -> None:
         """Let the other seats act until the agent must act (or the game ends)."""
         assert self.state is not None
+        if agent_action is not None and self.game.num_seats == 1:
+            # Alone at the table, the agent's action is the whole turn (what the loop below does).
+            self.state = self.state.apply(self.game.move({self.agent_seat: agent_action}))
+            return
         while not self.state.is_over:
             seats = self.state.to_act
             if self.agent_seat in seats and agent_action is None:
@@ -187,12 +212,18 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
             raise RuntimeError("call reset() before step()")
         if self.state.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        if not self.action_space.contains(action):
+        space = self.action_space
+        if type(action) in _PLAIN_INTS and type(space) is spaces.Discrete:
+            # What ``Discrete.contains`` decides for a plain integer, without its conversions.
+            valid = int(space.start) <= action < int(space.start) + int(space.n)
+        else:
+            valid = space.contains(action)
+        if not valid:
             # Indexing the action list directly would turn -1 into the last action without a word.
             raise ValueError(f"{action!r} is not an action of {self.action_space}")
         name = self.actions[int(action)]
         before = self.state
-        illegal = name not in before.legal_actions(self.agent_seat)
+        illegal = not self._is_legal(before, name)
         changed = False
         if not illegal:
             self._play_others(name)

@@ -108,8 +108,12 @@ def empty_cells(board: Board) -> list[tuple[int, int]]:
     return [(r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == 0]
 
 
+@functools.lru_cache(maxsize=65536)
 def can_move(board: Board) -> bool:
-    """Whether at least one move changes the board (an empty cell or two equal neighbours)."""
+    """Whether at least one move changes the board (an empty cell or two equal neighbours).
+
+    Cached: every look at whether the game is over asks it, several times a step.
+    """
     n = len(board)
     for r in range(n):
         for c in range(n):
@@ -227,20 +231,13 @@ class State2048(State):
         if self.is_over:
             raise IllegalActionError(f"the game is over; {action!r} cannot be played")
         moved, gain = move_board(self.board, action)
+        # Built directly rather than with ``dataclasses.replace``, which costs as much again.
         if moved == self.board:
-            return dataclasses.replace(
-                self, stagnant=self.stagnant + 1, last_action=action, spawned=None, step=self.step + 1
+            return type(self)(
+                self.board, self.merged_sum, self.stagnant + 1, action, None, self.seed, self.step + 1
             )
         board, cell = spawn(moved, _rng(self.seed, self.step))
-        return dataclasses.replace(
-            self,
-            board=board,
-            merged_sum=self.merged_sum + gain,
-            stagnant=0,
-            last_action=action,
-            spawned=cell,
-            step=self.step + 1,
-        )
+        return type(self)(board, self.merged_sum + gain, 0, action, cell, self.seed, self.step + 1)
 
     @property
     def scores(self) -> tuple[float, ...]:
@@ -248,29 +245,36 @@ class State2048(State):
 
     @property
     def max_tile(self) -> int:
-        return max(max(row) for row in self.board)
+        return _tallies(self.board)[0]
+
+    @property
+    def empty_count(self) -> int:
+        """How many cells are empty."""
+        return _tallies(self.board)[1]
 
     def metrics(self) -> dict[str, float]:
         return {
             "score_2048": score_2048(self.merged_sum),
             "merged_sum": self.merged_sum,
             "max_tile": self.max_tile,
-            "empty": len(empty_cells(self.board)),
+            "empty": self.empty_count,
         }
 
     # -- text views --------------------------------------------------------------------------
 
-    def grid_text(self) -> str:
-        """The board as a right-aligned grid, ``.`` for empty cells."""
-        width = max(4, len(str(self.max_tile)))
-        return "\n".join(" ".join(f"{v if v else '.':>{width}}" for v in row) for row in self.board)
+    def grid_text(self, top: int | None = None) -> str:
+        """The board as a right-aligned grid, ``.`` for empty cells (``top``: the largest tile, when
+        the caller already knows it)."""
+        width = max(4, len(str(self.max_tile if top is None else top)))
+        return "\n".join([_row_text(row, width) for row in self.board])
 
     def text(self, seat: Seat | None = None) -> str:
-        lines = [self.grid_text(), ""]
-        lines.append(
-            f"Score (merged sum): {self.merged_sum}   Max tile: {self.max_tile}   "
-            f"Empty cells: {len(empty_cells(self.board))}"
-        )
+        top = self.max_tile
+        lines = [
+            self.grid_text(top),
+            "",
+            f"Score (merged sum): {self.merged_sum}   Max tile: {top}   Empty cells: {self.empty_count}",
+        ]
         if self.last_action is not None:
             moved = "moved the board" if self.stagnant == 0 else "did not change the board"
             lines.append(f"Last move: {self.last_action} ({moved})")
@@ -323,6 +327,19 @@ class State2048(State):
             "seed": self.seed,
             "step": self.step,
         }
+
+
+@functools.lru_cache(maxsize=1024)
+def _tallies(board: Board) -> tuple[int, int]:
+    """The largest tile and the number of empty cells (cached: the text view, the metrics and the
+    renderer all ask for them about the same board)."""
+    return max(map(max, board)), sum(row.count(0) for row in board)
+
+
+@functools.lru_cache(maxsize=65536)
+def _row_text(row: tuple[int, ...], width: int) -> str:
+    """One row of :meth:`State2048.grid_text` (cached: the same rows come back all game long)."""
+    return " ".join(f"{v if v else '.':>{width}}" for v in row)
 
 
 def score_2048(merged_sum: float) -> float:
