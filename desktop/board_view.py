@@ -4,6 +4,13 @@ The same renderer draws the screen and the image a vision model receives, so wha
 what the model gets. The board only *requests* actions (``sig_action_requested``); the controller
 decides whether a human is to move and submits the action to the match.
 
+Keys: in a turn-based game one press plays one action (auto-repeat never plays more). In a real-time
+game (``Game.tick_s`` set on the game) the board keeps the mapped keys that are held, as a game pad
+would: each tick a person is asked to act on (:meth:`BoardView.set_turn_probe`) plays the newest
+press if there was one since the last tick, else the held keys' action, else nothing (the game's
+default action). A key map entry may name a chord, ``"right+x"``; the held keys play the longest
+chord they hold.
+
 Which state the board may show is decided in one place, :func:`shown_state`: in a live game of
 hidden information where a person sits, the board draws that person's view, never the full state.
 """
@@ -11,10 +18,21 @@ hidden information where a person sits, the board draws that person's view, neve
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QEasingCurve, QEvent, QPointF, QRect, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import (
+    QEasingCurve,
+    QEvent,
+    QPointF,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    QVariantAnimation,
+    Signal,
+)
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -60,6 +78,31 @@ PATH_SEP = "->"
 #: The nudge's length and largest swing.
 _NUDGE_MS = 360
 _NUDGE_PX = 8.0
+#: How often held keys look for a new tick to play on (a 1/60 s tick is about 17 ms).
+_HELD_POLL_MS = 3
+#: Joins the keys of a chord in a key map (``"right+x"``).
+CHORD_SEP = "+"
+
+
+def chord_keys(entry: str) -> frozenset[str]:
+    """The keys a key map entry names: ``"right+x"`` -> {right, x}; ``"up"`` and ``"+"`` name one key."""
+    parts = [p for p in entry.split(CHORD_SEP) if p]
+    return frozenset(parts) if len(parts) > 1 else frozenset([entry])
+
+
+def chord_action(
+    chords: Sequence[tuple[frozenset[str], str]], held: Mapping[str, int]
+) -> str | None:
+    """The action of the longest chord whose keys are all ``held`` (key -> the order it was pressed
+    in); between chords of the same length, the one with the latest press wins. ``None``: none held."""
+    best: tuple[int, int] | None = None
+    action = None
+    for keys, act in chords:
+        if keys <= held.keys():
+            rank = (len(keys), max(held[k] for k in keys))
+            if best is None or rank > best:
+                best, action = rank, act
+    return action
 
 def shown_state(
     game: Game | type[Game] | None, state: State | None, human_seats: Collection[Seat], live: bool
@@ -162,6 +205,20 @@ class BoardView(QWidget):
         self._nudge.setEasingCurve(QEasingCurve.Type.Linear)
         self._nudge.valueChanged.connect(self._on_nudge)
         self._nudge.finished.connect(self._end_nudge)
+        # Real-time play: the mapped keys held (Qt key -> name, and name -> press order), the action of
+        # a press no tick has played yet, and the step of the last tick held keys played on.
+        self._chords: tuple[tuple[frozenset[str], str], ...] = ()
+        self._game_keys: frozenset[str] = frozenset()
+        self._held_qt: dict[int, str] = {}
+        self._held: dict[str, int] = {}
+        self._presses = 0
+        self._fresh: str | None = None
+        self._served: int | None = None
+        self._turn_probe: Callable[[], Any] | None = None
+        self._held_timer = QTimer(self)
+        self._held_timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._held_timer.setInterval(_HELD_POLL_MS)
+        self._held_timer.timeout.connect(self.play_held)
 
     # -- content --------------------------------------------------------------------------------
 
@@ -169,6 +226,10 @@ class BoardView(QWidget):
         """Switch to ``game`` (``None`` clears the board); looks up its renderer."""
         self._game = game
         self._renderer = None
+        self._chords = tuple((chord_keys(k), a) for k, a in game.keymap.items()) if game is not None else ()
+        self._game_keys = frozenset().union(*(keys for keys, _ in self._chords))
+        self._release_all()
+        self._served = None
         if game is not None:
             try:
                 import renderers
@@ -203,6 +264,7 @@ class BoardView(QWidget):
         if self._hover not in self._legal and self._hover != self._path:
             self._hover = None
         self.setCursor(Qt.CursorShape.PointingHandCursor if interactive else Qt.CursorShape.ArrowCursor)
+        self._update_held_timer()
         self._invalidate()
 
     @property
@@ -400,6 +462,8 @@ class BoardView(QWidget):
         super().focusInEvent(event)
 
     def focusOutEvent(self, event: Any) -> None:  # noqa: N802
+        # The keys' releases go elsewhere now: nothing stays held.
+        self._release_all()
         self.update()
         super().focusOutEvent(event)
 
@@ -438,11 +502,35 @@ class BoardView(QWidget):
             and self._interactive
             and self._game is not None
             and not event.modifiers() & _CHORD
-            and key_name(event) in self._game.keymap
+            and key_name(event) in self._game_keys
         ):
             event.accept()
             return True
         return super().event(event)
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    @property
+    def real_time(self) -> bool:
+        """Whether the game shown ticks in real time (its instance has a ``tick_s``)."""
+        return self._game is not None and getattr(self._game, "tick_s", None) is not None
+
+    def set_turn_probe(self, probe: Callable[[], Any] | None) -> None:
+        """Tell the board how to see a tick waiting for a person: ``probe()`` returns ``None`` or a
+        ``(seat, player)`` pair whose ``player.waiting`` is the observation the person is asked to act
+        on (:meth:`desktop.controller.SessionController.waiting_human`). Without a probe, a real-time
+        game plays one action per press, as a turn-based game does."""
+        self._turn_probe = probe
+
+    @property
+    def held_keys(self) -> tuple[str, ...]:
+        """The mapped keys held down now, in the order they were pressed (real-time games)."""
+        return tuple(sorted(self._held, key=self._held.__getitem__))
+
+    @property
+    def held_action(self) -> str | None:
+        """The action the held keys play each tick (the longest chord held), or ``None``."""
+        return chord_action(self._chords, self._held)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)
@@ -452,11 +540,16 @@ class BoardView(QWidget):
             self._path = None
             self._invalidate()
             return
-        action = None
-        if self._game is not None and name is not None and not event.modifiers() & (
-            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
-        ):
-            action = self._game.keymap.get(name)
+        plain = self._game is not None and name is not None and not event.modifiers() & _CHORD
+        if self.real_time:
+            if not plain or name not in self._game_keys:
+                event.ignore()  # not a game key: let the window use it
+                return
+            event.accept()
+            if not event.isAutoRepeat():  # held keys already play every tick
+                self._press(event.key(), name)
+            return
+        action = self._game.keymap.get(name) if plain and self._game is not None and name else None
         if action is None:
             # Not a game key: let the window use it (timeline scrubbing, shortcuts).
             event.ignore()
@@ -467,6 +560,83 @@ class BoardView(QWidget):
             return
         if action in self._legal:
             self.sig_action_requested.emit(action)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if not self.real_time or event.key() not in self._held_qt:
+            super().keyReleaseEvent(event)
+            return
+        event.accept()
+        if event.isAutoRepeat():  # some platforms send a release before each repeated press
+            return
+        name = self._held_qt.pop(event.key())
+        if name not in self._held_qt.values():
+            self._held.pop(name, None)
+        self._update_held_timer()
+
+    def _press(self, qt_key: int, name: str) -> None:
+        """A mapped key went down in a real-time game: it is held, and the next tick plays it."""
+        self._presses += 1
+        self._held_qt[qt_key] = name
+        self._held[name] = self._presses
+        if not self._interactive:
+            self._update_held_timer()
+            return
+        self._fresh = self.held_action
+        if self._turn_probe is None:
+            # Nothing tells the board when a tick waits: one press, one action.
+            fresh, self._fresh = self._fresh, None
+            if fresh is not None and fresh in self._legal:
+                self.sig_action_requested.emit(fresh)
+            return
+        self.play_held()
+        self._update_held_timer()
+
+    def play_held(self) -> str | None:
+        """Play on the tick a person is asked to act on now, if no action went to it yet: the newest
+        press, else the held keys' action. Returns the action requested, or ``None``.
+
+        Call it as a person starts waiting (the window calls it whenever the controller's controls
+        change); while keys are held, a short timer calls it too."""
+        if not self.real_time:
+            return None
+        waiting = self._turn_probe() if self._turn_probe is not None and self._interactive else None
+        obs = getattr(waiting[1], "waiting", None) if waiting is not None else None
+        if obs is None:
+            self._update_held_timer()
+            return None
+        step = obs.step
+        if self._fresh is not None:
+            action, self._fresh = self._fresh, None
+        elif step != self._served:
+            action = self.held_action
+        else:
+            return None
+        self._served = step
+        self._update_held_timer()
+        if action is None or action not in obs.legal_actions:
+            return None
+        self.sig_action_requested.emit(action)
+        return action
+
+    def _update_held_timer(self) -> None:
+        """Look for ticks while something is to be played on them; rest otherwise."""
+        wanted = (
+            self.real_time
+            and self._interactive
+            and self._turn_probe is not None
+            and (bool(self._held) or self._fresh is not None)
+        )
+        if wanted and not self._held_timer.isActive():
+            self._held_timer.start()
+        elif not wanted and self._held_timer.isActive():
+            self._held_timer.stop()
+
+    def _release_all(self) -> None:
+        """Forget the held keys (the board lost the keyboard, or the game changed)."""
+        self._held_qt.clear()
+        self._held.clear()
+        self._fresh = None
+        self._update_held_timer()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self.setFocus(Qt.FocusReason.MouseFocusReason)

@@ -77,7 +77,8 @@ class GameHelp:
 
 def keys_summary(keymap: Mapping[str, str]) -> str:
     """The keys of a key map in short, in the map's order: ``"Arrows · W A S D"``, ``"1–9"``."""
-    names = list(dict.fromkeys(keymap))
+    # Chords ("right+x") are keys already listed, held together; the game's controls line names them.
+    names = [n for n in dict.fromkeys(keymap) if n == "+" or "+" not in n]
     parts: list[str] = []
     if set(_ARROWS) <= set(names):
         parts.append("Arrows")

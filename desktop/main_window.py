@@ -228,6 +228,10 @@ class MainWindow(QMainWindow):
         self.welcome.demo_button.clicked.connect(lambda: self.start_demo())
 
         self.board.sig_action_requested.connect(self._on_board_action)
+        # Real-time games: held keys play on each tick a person is asked to act on (as the wait begins;
+        # not while paused).
+        self.board.set_turn_probe(lambda: c.waiting_human() if c.following and c.running else None)
+        c.sig_controls_changed.connect(self.board.play_held)
         self.action_panel.sig_action_requested.connect(self._on_board_action)
         if hasattr(self.inspector, "checks"):
             self.inspector.checks.sig_marks.connect(self._on_marks)

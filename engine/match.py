@@ -15,7 +15,9 @@ for replay and for oracles.
 Real time: a game that declares a tick (``Game.tick_s``) gives each human that long to act; a seat
 that has not answered by its deadline plays the game's default action, recorded as a ``decision``
 with source ``"default"``. Models and bots play turn by turn unless the caller sets a deadline for
-them too (``deadline_s``).
+them too (``deadline_s``). The ticks keep a fixed schedule (:class:`TickSchedule`): each tick closes one
+tick after the previous one closed, whatever the step's own work took, and a tick a person answered
+early still lasts its tick, so a game ticking every 1/60 s plays 60 ticks a second when the machine can.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,6 +35,72 @@ from engine.events import Event, EventSink
 from engine.players import DEFAULT, HUMAN, Decision, Observation, Player, SeatHistory, StepRecord
 
 Review = Callable[[Observation, Player, Decision], Awaitable[Decision]]
+
+log = logging.getLogger(__name__)
+
+#: How many ticks the real-time schedule may fall behind before it starts again from now; less is
+#: caught up tick by tick, more would be a burst of ticks played at once.
+CATCH_UP_TICKS = 3
+#: Turns of the event loop a player gets after its deadline for an answer it had ready at once.
+_GRACE_TURNS = 8
+
+
+class TickSchedule:
+    """When the ticks of a real-time game open and close, on a fixed schedule.
+
+    Tick *k + 1* opens when tick *k* was due to close, not when its step's work ended, so the work of
+    a step does not lengthen the tick; a tick answered early still lasts its full tick (the next one
+    waits for its time), so pressing keys does not speed the game up. A schedule that has fallen more
+    than ``catch_up`` ticks behind (a slow step, a busy machine) starts again from now instead of
+    playing the missed ticks in a burst, and says so in a debug log.
+
+    Times are read from ``clock`` (seconds; the event loop's clock in a match), so the schedule can be
+    driven by any clock.
+    """
+
+    def __init__(self, clock: Callable[[], float], *, catch_up: int = CATCH_UP_TICKS) -> None:
+        if catch_up < 0:
+            raise ValueError(f"catch_up is a number of ticks (0 or more), not {catch_up!r}")
+        self._clock = clock
+        self.catch_up = catch_up
+        self._due: float | None = None
+        #: How many times the schedule started again because it had fallen behind.
+        self.restarts = 0
+
+    @property
+    def due(self) -> float | None:
+        """When the last opened tick closes (the next one opens then), or ``None`` before any tick."""
+        return self._due
+
+    def open(self, tick: float) -> tuple[float, float]:
+        """Open the next tick of ``tick`` seconds: returns when it opens and when it closes.
+
+        It opens when the previous tick closes (possibly in the past, when a step ran late; possibly in
+        the future, when the previous tick was answered early: wait until then before asking).
+        """
+        if tick <= 0:
+            raise ValueError(f"a tick is a positive number of seconds, not {tick!r}")
+        now = self._clock()
+        opens = now if self._due is None else self._due
+        behind = now - opens
+        if behind > self.catch_up * tick:
+            self.restarts += 1
+            log.debug(
+                "real-time ticks fell %.1f ticks (%.0f ms) behind; the schedule starts again from now",
+                behind / tick, behind * 1000,
+            )
+            opens = now
+        self._due = opens + tick
+        return opens, self._due
+
+    def extend(self, closes: float) -> None:
+        """The open tick now closes at ``closes`` (later: the clock was held meanwhile)."""
+        if self._due is None or closes > self._due:
+            self._due = closes
+
+    def reset(self) -> None:
+        """Forget the schedule: the next tick opens when it is asked for."""
+        self._due = None
 
 
 class Pacer:
@@ -135,6 +204,8 @@ class Match:
         self._clock_free = asyncio.Event()
         self._clock_free.set()
         self._clock_held = asyncio.Event()
+        #: The fixed schedule of real-time ticks (on the event loop's clock).
+        self.ticks = TickSchedule(lambda: asyncio.get_running_loop().time())
         self._forfeited: list[Seat] = []
         self._started = False
         self._listeners: list[EventSink] = []
@@ -222,6 +293,9 @@ class Match:
         """Start the real-time clock again after :meth:`hold_clock`."""
         self._clock_held.clear()
         self._clock_free.set()
+        # A paused game has not fallen behind: the next tick is timed from now (a tick open while the
+        # clock was held closes as late as the pause lasted, see _act_by_deadline).
+        self.ticks.reset()
 
     @property
     def clock_held(self) -> bool:
@@ -310,7 +384,8 @@ class Match:
         )
         if any(self.players[s].kind != HUMAN for s in seats):
             await self.pacer.wait()
-        tasks = [asyncio.ensure_future(self._decide(s)) for s in seats]
+        closes = await self._open_tick(seats)
+        tasks = [asyncio.ensure_future(self._decide(s, closes)) for s in seats]
         try:
             decisions = await asyncio.gather(*tasks)
         except Exception:
@@ -338,13 +413,29 @@ class Match:
         self.apply(actions)
         return True
 
-    async def _decide(self, seat: Seat) -> Decision:
+    async def _open_tick(self, seats: Sequence[Seat]) -> float | None:
+        """Open the next real-time tick when a person acts in it on the game's tick: wait until the
+        tick opens (the previous one was answered early) and return when it closes; else ``None``."""
+        tick = next(
+            (t for s in seats if self.players[s].kind == HUMAN and (t := self.deadline_for(s)) is not None),
+            None,
+        )
+        if tick is None:
+            self.ticks.reset()
+            return None
+        opens, closes = self.ticks.open(tick)
+        wait = opens - asyncio.get_running_loop().time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return closes
+
+    async def _decide(self, seat: Seat, closes: float | None = None) -> Decision:
         player = self.players[seat]
         obs = self.observation(seat)
         if obs.deadline_s is None:
             decision = await player.act(obs)
         else:
-            decision = await self._act_by_deadline(player, obs)
+            decision = await self._act_by_deadline(player, obs, closes if player.kind == HUMAN else None)
         if decision.undo:
             return decision  # not a move: the ``undo`` event (or the note refusing it) records it
         if (
@@ -363,24 +454,42 @@ class Match:
         self.emit(Event(ev.DECISION, decision.to_data(), step=obs.step, seat=seat, call=call))
         return decision
 
-    async def _act_by_deadline(self, player: Player, obs: Observation) -> Decision:
-        """``player.act(obs)``, or the game's default action once ``obs.deadline_s`` has passed."""
+    async def _act_by_deadline(
+        self, player: Player, obs: Observation, closes: float | None = None
+    ) -> Decision:
+        """``player.act(obs)``, or the game's default action once the deadline has passed: at
+        ``closes`` on the loop's clock (a real-time tick), else ``obs.deadline_s`` from now."""
         task = asyncio.ensure_future(player.act(obs))
         loop = asyncio.get_running_loop()
-        remaining = float(obs.deadline_s or 0.0)
+        scheduled = closes is not None
+        if closes is None:
+            closes = loop.time() + float(obs.deadline_s or 0.0)
         while True:
             if not self._clock_free.is_set():
-                # Paused: the deadline waits too; the player may still answer meanwhile.
+                # Paused: the deadline waits too (by as long as the pause lasts); the player may still
+                # answer meanwhile.
+                held = loop.time()
                 await _first(task, self._clock_free.wait())
+                closes += loop.time() - held
+                if scheduled:
+                    self.ticks.extend(closes)
                 if task.done():
                     return task.result()
-            started = loop.time()
+            remaining = closes - loop.time()
+            if remaining <= 1e-3:
+                break
             await _first(task, self._clock_held.wait(), timeout=remaining)
             if task.done():
                 return task.result()
-            remaining -= loop.time() - started
-            if remaining <= 1e-3:
-                break
+        # A deadline that passed while the event loop was busy (a tick opened late) does not beat an
+        # answer that is ready at once (a key held down, a move chosen before the tick): it gets a few
+        # turns of the loop to arrive.
+        for _ in range(_GRACE_TURNS):
+            if task.done():
+                return task.result()
+            await asyncio.sleep(0)
+        if task.done():
+            return task.result()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task

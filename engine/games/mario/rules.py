@@ -432,14 +432,19 @@ class Mario(Game):
     #: One NES frame per tick at the default ``frames``; an instance ticks ``frames / 60`` seconds.
     tick_s: ClassVar[float | None] = DEFAULT_FRAMES / NES_FPS
     default_action: ClassVar[Action | None] = "noop"
+    #: As on a NES pad held down: X is A (jump), Z is B (run); keys held together play their chord
+    #: each tick (the board picks the longest chord held). D, C, V and A play a chord with one key.
     keymap: ClassVar[Mapping[str, Action]] = {
         "right": "right", "left": "left", "up": "up", "down": "down",
-        "z": "a", "space": "a", "x": "b",
+        "x": "a", "space": "a", "z": "b",
+        "right+x": "right_a", "right+space": "right_a", "right+z": "right_b",
+        "right+x+z": "right_a_b", "right+space+z": "right_a_b",
+        "left+x": "left_a", "left+space": "left_a", "left+z": "left_b",
+        "left+x+z": "left_a_b", "left+space+z": "left_a_b",
         "d": "right_a", "c": "right_b", "v": "right_a_b", "a": "left_a",
     }
     controls: ClassVar[str] = (
-        "Arrows move; Z or Space jumps (A), X runs (B); D jumps right, C runs right, V run-jumps right, "
-        "A jumps left"
+        "Hold the arrows to move, X or Space to jump (A), Z to run (B), together to combine (Right+X+Z)"
     )
     bots: ClassVar[Mapping[str, str]] = {"runner": ".bots:RunnerBot"}
     default_opponent: ClassVar[str] = "runner"
