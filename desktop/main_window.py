@@ -405,6 +405,14 @@ class MainWindow(QMainWindow):
     # controller signals
     # ------------------------------------------------------------------------------------------
 
+    def _balance_columns(self, models: bool) -> None:
+        """Give the board the larger column when no model plays (the model panel then only lists
+        moves), and the model panel its usual share otherwise."""
+        sizes = self.top_split.sizes()
+        total = sum(sizes) or 1260
+        board = round(total * (0.43 if models else 0.62))
+        self.top_split.setSizes([board, total - board])
+
     def _on_session_changed(self) -> None:
         c = self.controller
         info = c.header_info()
@@ -416,6 +424,7 @@ class MainWindow(QMainWindow):
             for i, p in enumerate(info.get("players", []))
         ]
         self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
+        self._balance_columns(not info or any(p.get("kind") == "model" for p in info.get("players", [])))
         if c.pacer is not None and c.mode == "live":
             self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)
         self._replot()

@@ -500,7 +500,7 @@ class Match:
         return Decision(
             default,
             source=DEFAULT,
-            rationale=f"no answer within {obs.deadline_s:g} s; the game's default action was played",
+            rationale=f"no answer within {obs.deadline_s:.3g} s; the game's default action was played",
             extra={"timed_out": True, "deadline_s": obs.deadline_s, "player": player.kind},
         )
 
