@@ -197,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="stop a session whose cost passes this")
     harness.add_argument("--batch-budget", type=float, default=None, metavar="USD",
                          help="stop the whole batch (cancel running episodes) when its cost passes this")
+    harness.add_argument("--rpm", action="append", default=None, metavar="[WHERE=]N",
+                         help="requests per minute the model calls of all episodes keep to (WHERE: a "
+                         "provider or base URL; repeat for several)")
+    harness.add_argument("--tpm", action="append", default=None, metavar="[WHERE=]N",
+                         help="tokens per minute the model calls of all episodes keep to (as --rpm)")
     harness.add_argument("--sim-error-rate", type=float, default=None, metavar="X",
                          help="share of badly formatted answers from the simulated model (sim only)")
     harness.add_argument("--sim-api-error-rate", type=float, default=None, metavar="X",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import json
 import logging
 import math
@@ -46,7 +47,7 @@ from desktop.cli_common import (
 from desktop.cli_models import KEY_VARS, key_present
 from engine.batch import FINISHED_STATUSES, BatchOutcome, BatchPlan, BatchRunner, EpisodeStats, close_players
 from engine.core import Game, GameError, UnknownGameError
-from engine.events import Event
+from engine.llm.limits import RateLimits, parse_limit
 from engine.players import HUMAN, Player
 from engine.roster import is_model_spec
 
@@ -87,6 +88,23 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     if policy:
         opts["invalid_policy"] = policy
     return opts
+
+
+def _rate_limits(args: argparse.Namespace) -> dict[str | None, RateLimits] | None:
+    """``--rpm``/``--tpm`` as limits per provider or base URL (key ``None``: every model server).
+
+    Raises:
+        UsageError: a value that is not ``N``, ``PROVIDER=N`` or ``BASE_URL=N`` with N above 0.
+    """
+    found: dict[str | None, dict[str, float]] = {}
+    for flag, field in (("--rpm", "rpm"), ("--tpm", "tpm")):
+        for text in getattr(args, field, None) or []:
+            try:
+                where, value = parse_limit(text, flag)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            found.setdefault(where, {})[field] = value
+    return {where: RateLimits(**values) for where, values in found.items()} or None
 
 
 def _validate_specs(specs: Sequence[str]) -> None:
@@ -179,6 +197,7 @@ def _plan(args: argparse.Namespace) -> RunPlan:
         concurrency=args.concurrency,
         batch_budget=args.batch_budget,
         render=render,
+        rate_limits=_rate_limits(args),
     )
     if len(specs) not in (1, game.num_seats):
         raise UsageError(f"{game.title} has {game.num_seats} seat(s); got {len(specs)} --player values")
@@ -281,15 +300,26 @@ def _print_estimate(plan: BatchPlan) -> None:
 
 
 class _Progress:
-    """A rich progress bar on stderr when it is a terminal; otherwise one final line."""
+    """A rich progress bar on stderr when it is a terminal; otherwise one final line.
+
+    Nothing happens per event: rich redraws the bar :data:`REFRESH_PER_SECOND` times a second on its
+    own thread, and each redraw reads the counts from the batch's outcome (:meth:`follow`).
+    """
+
+    #: Redraws a second: enough to look live, far fewer than a batch's events.
+    REFRESH_PER_SECOND = 4
 
     def __init__(self, total: int, *, show_cost: bool, enabled: bool) -> None:
         self.total = total
         self.show_cost = show_cost
         self.enabled = enabled
+        self.outcome: BatchOutcome | None = None
         self._progress: Any = None
         self._task: Any = None
-        self._last = 0.0
+
+    def follow(self, outcome: BatchOutcome) -> None:
+        """Show the counts of ``outcome`` (read at every redraw)."""
+        self.outcome = outcome
 
     def __enter__(self) -> _Progress:
         if self.enabled:
@@ -305,25 +335,33 @@ class _Progress:
             if self.show_cost:
                 columns.append(TextColumn("cost so far {task.fields[cost]}"))
             columns.append(TimeElapsedColumn())
-            self._progress = Progress(*columns, console=Console(stderr=True), transient=False)
-            self._progress.__enter__()
+            show = self
+
+            class _Bar(Progress):
+                def get_renderable(self) -> Any:  # called by every redraw, on rich's refresh thread
+                    show._read_outcome()
+                    return super().get_renderable()
+
+            self._progress = _Bar(
+                *columns,
+                console=Console(stderr=True),
+                transient=False,
+                refresh_per_second=self.REFRESH_PER_SECOND,
+            )
             self._task = self._progress.add_task("run", total=self.total, steps=0, cost=money(0.0))
+            self._progress.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:
             self._progress.__exit__(None, None, None)
 
-    def update(self, outcome: BatchOutcome, *, force: bool = False) -> None:
-        if self._progress is None:
-            return
-        now = time.monotonic()
-        if now - self._last < 0.05 and not force:  # a redraw per event would cost more than the bots
-            return
-        self._last = now
-        self._progress.update(
-            self._task, completed=outcome.done, steps=outcome.steps, cost=money(outcome.cost_usd)
-        )
+    def _read_outcome(self) -> None:
+        """Copy the outcome's counts as they are now into the bar (at a redraw)."""
+        outcome = self.outcome
+        if outcome is not None and self._task is not None:
+            self._progress.update(self._task, completed=outcome.done, steps=outcome.steps,
+                                  cost=money(outcome.cost_usd))
 
     def log(self, message: str) -> None:
         if self._progress is not None:
@@ -347,41 +385,36 @@ def cmd_run(args: argparse.Namespace) -> int:
               + " vs ".join(f"{p.label} ({spec})"
                             for p, spec in zip(run.first_players, plan.seat_specs, strict=True))
               + f"; sessions into {run.out}")
-        asyncio.run(close_players(run.first_players))
+        asyncio.run(_close(run))
         return EXIT_OK
     problem = _check_writable(run.out)
     if problem is not None:
         # Checked once up front: otherwise every episode fails alike, with a table row and a log line each.
         err(problem)
-        asyncio.run(close_players(run.first_players))
+        asyncio.run(_close(run))
         return EXIT_FAILURE
     from desktop.episode import session_recorder
 
     progress = _Progress(plan.episodes, show_cost=has_model, enabled=sys.stderr.isatty() and not args.json)
-
-    def on_event(stats: EpisodeStats, event: Event) -> None:
-        progress.update(runner.outcome)
-
-    def on_episode(stats: EpisodeStats) -> None:
-        progress.update(runner.outcome, force=True)
-
-    runner = BatchRunner(
-        plan,
-        record=session_recorder(run.out),
-        players=run.first_players,
-        on_event=on_event,
-        on_episode=on_episode,
-        on_notice=progress.log,
-    )
+    # Session folders are made on a worker thread: dozens of episodes start at once, and making one
+    # (files written and synced) would otherwise hold up every running episode for a moment.
+    runner = BatchRunner(plan, record=session_recorder(run.out), players=run.first_players,
+                         on_notice=progress.log, record_in_thread=True)
     outcome = runner.outcome
+    progress.follow(outcome)
     log.info("running %d episode(s) of %s into %s", plan.episodes, plan.game.id, run.out)
     started = time.monotonic()
     terminated: list[int] = []
+    # What start-up made (imported modules, game tables, the first players) lives as long as the run: out
+    # of the cyclic collector's sight, full collections no longer pause every episode to scan it.
+    gc.freeze()
     try:
         with progress:
             asyncio.run(_run_until_signal(runner, terminated))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl+C or SIGTERM: the runner aborted its episodes
         outcome.interrupted = True
+    finally:
+        gc.unfreeze()
     outcome.elapsed_s = time.monotonic() - started
     if args.json:
         print(json.dumps(_batch_json(run, outcome), indent=2))
@@ -394,6 +427,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped:
         return EXIT_FAILURE
     return EXIT_OK
+
+
+async def _close(run: RunPlan) -> None:
+    """Close the first episode's players and the shared model clients of a batch that will not run."""
+    await close_players(run.first_players)
+    await run.batch.close_clients()
 
 
 async def _run_until_signal(runner: BatchRunner, terminated: list[int]) -> None:

@@ -33,6 +33,8 @@ from engine import events as ev
 from engine.core import Game
 from engine.events import Event
 from engine.llm.keys import redact
+from engine.llm.limits import RateLimits
+from engine.llm.pool import ClientPool
 from engine.match import Match
 from engine.players import Player
 from engine.registry import make
@@ -71,12 +73,19 @@ def _money(value: float) -> str:
 
 
 def build_players(
-    game: Game, specs: Sequence[str], *, seed: int | None, model_options: Mapping[str, Any] | None = None
+    game: Game,
+    specs: Sequence[str],
+    *,
+    seed: int | None,
+    model_options: Mapping[str, Any] | None = None,
+    clients: ClientPool | None = None,
 ) -> list[Player]:
     """Players for every seat of ``game``; a single spec fills every seat of a multi-seat game.
 
     Seat ``s`` of an episode with seed ``n`` is seeded ``n * 1009 + s``, so a seed gives the same
-    players' choices again. ``model_options`` (harness options) go to model players only.
+    players' choices again. ``model_options`` (harness options) go to model players only. With
+    ``clients``, real model players use a lease on the pool's shared client for their provider and
+    server instead of a client of their own.
 
     Raises:
         ValueError: the number of specs fits neither one seat nor every seat, or a spec is unknown.
@@ -90,8 +99,20 @@ def build_players(
     for seat, spec in enumerate(specs):
         seat_seed = None if seed is None else seed * 1009 + seat
         opts = dict(model_options or {}) if is_model_spec(spec) else {}
+        if clients is not None and opts.get("client") is None and _pooled(spec):
+            timeout_s = opts.get("timeout_s")
+            opts["client"], opts["model"] = clients.lease(spec, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
         players.append(make_player(spec, game, seed=seat_seed, **opts))
     return players
+
+
+#: A model call's longest wait for the server when the harness options name none (the harness default).
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def _pooled(spec: str) -> bool:
+    """Whether a spec names a real model server (the simulated model has a client per player)."""
+    return is_model_spec(spec) and spec.split(":", 1)[0] != "sim"
 
 
 async def close_players(players: Sequence[Player]) -> None:
@@ -154,6 +175,13 @@ class BatchPlan:
         batch_budget: Stop the batch (cancel running episodes, start no more) once the model calls
             of all its episodes cost more than this many US dollars.
         render: The board as PNG bytes for vision models (``render(state, *, grid_labels=True)``).
+        rate_limits: Requests and tokens per minute that the model calls of all episodes together
+            keep to: one :class:`~engine.llm.limits.RateLimits` for every server, or a mapping from
+            a provider name or a base URL to limits (see :class:`~engine.llm.pool.ClientPool`).
+        share_clients: Real model players of all episodes share one client per provider and server
+            (:attr:`clients`), closed when the batch ends; off, every player builds its own.
+        client_pool: The clients to share, when they outlive the batch (several plans played at once
+            share one pool, and with it its rate limits); its owner closes it, the batch does not.
 
     Raises:
         ValueError: a count or a budget out of range.
@@ -169,6 +197,9 @@ class BatchPlan:
     concurrency: int | None = None
     batch_budget: float | None = None
     render: Callable[..., bytes] | None = None
+    rate_limits: Mapping[str | None, RateLimits] | RateLimits | None = None
+    share_clients: bool = True
+    client_pool: ClientPool | None = None
 
     def __post_init__(self) -> None:
         self.specs = [s.strip() for s in self.specs] or ["random"]
@@ -211,9 +242,27 @@ class BatchPlan:
         """Whether a model player (simulated or real) takes part."""
         return any(is_model_spec(s) for s in self.specs)
 
-    def build_players(self, seed: int | None) -> list[Player]:
-        """The players of one episode (see :func:`build_players`)."""
-        return build_players(self.game, self.specs, seed=seed, model_options=self.model_options)
+    @functools.cached_property
+    def clients(self) -> ClientPool:
+        """The clients shared by the model players of every episode: :attr:`client_pool`, or a pool of
+        the plan's own with its :attr:`rate_limits`."""
+        return self.client_pool if self.client_pool is not None else ClientPool(self.rate_limits)
+
+    def build_players(self, seed: int | None, game: Game | None = None) -> list[Player]:
+        """The players of one episode (see :func:`build_players`), of ``game`` (default :attr:`game`)."""
+        return build_players(
+            game if game is not None else self.game,
+            self.specs,
+            seed=seed,
+            model_options=self.model_options,
+            clients=self.clients if self.share_clients else None,
+        )
+
+    async def close_clients(self) -> None:
+        """Close the plan's own shared clients (a later episode would open new ones); a
+        :attr:`client_pool` given to the plan stays open."""
+        if self.client_pool is None and "clients" in self.__dict__:
+            await self.clients.aclose()
 
 
 # -- per-episode stats ------------------------------------------------------------------------------------
@@ -441,6 +490,10 @@ class BatchRunner:
     ``players`` are the first episode's players when they were built already (for instance to check
     the specs before anything is recorded); the runner closes them with the episode.
 
+    ``record_in_thread``: call ``record(match)`` on a worker thread, so that creating an episode's record
+    (a session folder: files made and synced) never holds up the other episodes' event loop. Only for
+    factories that touch nothing but their own record (``desktop.episode.session_recorder`` does).
+
     Errors of one episode (a provider error, a failing recorder) end that episode with status
     ``error`` and never the batch.
     """
@@ -454,9 +507,11 @@ class BatchRunner:
         on_event: Callable[[EpisodeStats, Event], None] | None = None,
         on_episode: Callable[[EpisodeStats], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
+        record_in_thread: bool = False,
     ) -> None:
         self.plan = plan
         self.record = record
+        self.record_in_thread = record_in_thread
         self._first_players = list(players) if players is not None else None
         self._on_event = on_event
         self._on_episode = on_episode
@@ -529,6 +584,7 @@ class BatchRunner:
             if self._first_players is not None:  # never played (the batch stopped first): close them
                 players, self._first_players = self._first_players, None
                 await close_players(players)
+            await self.plan.close_clients()
         self.outcome.elapsed_s = loop.time() - started
         for task in self._tasks.values():
             if not task.cancelled() and task.exception() is not None:  # a bug in this module: surface it
@@ -544,6 +600,10 @@ class BatchRunner:
             log.warning("%s", message)
 
     def _event(self, stats: EpisodeStats, event: Event) -> None:
+        if event.type == ev.MODEL_DELTA:  # a piece of a streamed answer (dozens per call): counts nothing
+            if self._on_event is not None:
+                self._on_event(stats, event)
+            return
         stats.on_event(event)
         if event.type == ev.ERROR and (event.data or {}).get("where") == "budget":
             self._notice(f"episode {stats.index}: {redact(str(event.data.get('message')))}")
@@ -592,6 +652,19 @@ class BatchRunner:
             if self._on_episode is not None:
                 self._on_episode(stats)
 
+    async def _new_recorder(self, match: Match) -> Recorder:
+        """``record(match)``, on a worker thread when :attr:`record_in_thread` says so."""
+        assert self.record is not None
+        if not self.record_in_thread:
+            return self.record(match)
+        future = asyncio.get_running_loop().run_in_executor(None, self.record, match)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            # The record is being made: once it is, it is closed as the episode's (which never played).
+            future.add_done_callback(_close_unused_recorder)
+            raise
+
     async def _play(self, stats: EpisodeStats, players: list[Player] | None) -> None:
         """Play one episode to its end and close its recorder; errors are recorded, never raised."""
         plan = self.plan
@@ -599,13 +672,17 @@ class BatchRunner:
         try:
             game = plan.make_game()
             if players is None:
-                players = build_players(game, plan.specs, seed=stats.seed, model_options=plan.model_options)
+                players = plan.build_players(stats.seed, game)
             if not self.outcome.labels:
                 self.outcome.labels = [p.label for p in players]
             match = Match(game, players, seed=stats.seed, max_steps=plan.max_steps, render=plan.render)
             if self.record is not None:
-                recorder = self.record(match)
+                recorder = await self._new_recorder(match)
                 match.subscribe(recorder.listener)
+        except asyncio.CancelledError:  # stopped while its record was being made
+            if players is not None:
+                await close_players(players)
+            raise
         except Exception as exc:  # noqa: BLE001  (reported in the stats)
             stats.status, stats.error = "error", _one_line(exc)
             log.warning("episode %d could not start: %s", stats.index, stats.error)
@@ -638,6 +715,15 @@ class BatchRunner:
             log.info("episode %d finished: %s", stats.index, status)
 
 
+def _close_unused_recorder(future: asyncio.Future[Recorder]) -> None:
+    if future.cancelled() or future.exception() is not None:
+        return
+    try:
+        future.result().close("aborted")
+    except Exception as exc:  # noqa: BLE001
+        log.warning("closing the record of a cancelled episode failed: %s", _one_line(exc))
+
+
 async def run_batch(
     plan: BatchPlan,
     *,
@@ -645,7 +731,10 @@ async def run_batch(
     on_event: Callable[[EpisodeStats, Event], None] | None = None,
     on_episode: Callable[[EpisodeStats], None] | None = None,
     on_notice: Callable[[str], None] | None = None,
+    record_in_thread: bool = False,
 ) -> BatchOutcome:
-    """Play ``plan`` with a :class:`BatchRunner` and return its outcome (see there for the callbacks)."""
-    runner = BatchRunner(plan, record=record, on_event=on_event, on_episode=on_episode, on_notice=on_notice)
+    """Play ``plan`` with a :class:`BatchRunner` and return its outcome (see there for the callbacks and
+    ``record_in_thread``)."""
+    runner = BatchRunner(plan, record=record, on_event=on_event, on_episode=on_episode, on_notice=on_notice,
+                         record_in_thread=record_in_thread)
     return await runner.run()

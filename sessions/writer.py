@@ -1,23 +1,38 @@
 """The append-only, crash-safe session writer.
 
 Crash safety comes from three habits: the manifest is only ever replaced whole (temporary file,
-``fsync``, ``os.replace``), ``events.jsonl`` only ever grows by whole lines that are flushed at once,
-and the file is ``fsync``-ed after every applied action, so a killed process loses at most the
-decision in progress. The per-step ``fsync`` runs on a worker thread (:class:`_SyncWorker`): the app's
-event loop never waits for the disk, and since every line already reached the operating system, a
-killed process loses nothing by it. Everything passes through :class:`~sessions.redact.Redactor` first.
+``fsync``, ``os.replace``), ``events.jsonl`` only ever grows by whole lines, each handed to the
+operating system at once (one ``write`` per event, no buffering in the process), and the file is
+``fsync``-ed after every applied action.
+
+What a crash can lose:
+
+* a killed process (Ctrl+C twice, SIGKILL, a crash of Python itself) loses nothing that was
+  written: every event is in the operating system's hands when :meth:`SessionWriter.append` returns;
+  only the decision in progress (not yet an event) is lost;
+* a power cut or an operating-system crash can lose the steps whose ``fsync`` had not finished: the
+  syncs run on one shared worker thread (:class:`_GroupSync`, a *group commit*: while one round of
+  syncs runs, the requests of every open session pile up and the next round syncs each file once),
+  so the durable log trails the game by about one round. :attr:`SessionWriter.durable_seq` says how
+  far a session is durable and :meth:`SessionWriter.wait_durable` waits for it. :meth:`SessionWriter.close`
+  writes the final manifest (synced) and leaves the last sync of the event log to that thread;
+  :func:`wait_for_syncs` waits for all of them, and so does the interpreter on its way out.
+
+The event loop of the app or the command line never waits for the disk during a game.
+Everything passes through :class:`~sessions.redact.Redactor` first.
 
 The writer runs on the one asyncio thread of the app or the command line; it is not thread-safe.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import hashlib
+import itertools
 import json
 import os
-import queue
 import re
 import secrets
 import shutil
@@ -63,8 +78,12 @@ _FSYNC_TYPES = frozenset({ev.ACTION_APPLIED, ev.UNDO, ev.SESSION_FINISHED})
 _JSON_ERRORS = "backslashreplace"
 
 
+# Made once: json.dumps with options builds a new encoder on every call.
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return _encode(obj)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -83,6 +102,11 @@ def _fsync_dir(path: Path) -> None:
 
 def atomic_write_json(path: Path, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` so that readers see the old file or the new one, never half."""
+    _atomic_write_json(path, data, sync_dir=True)
+
+
+def _atomic_write_json(path: Path, data: Any, *, sync_dir: bool) -> None:
+    """:func:`atomic_write_json`; without ``sync_dir`` the caller makes the rename durable itself."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors=_JSON_ERRORS, newline="\n") as fh:
@@ -97,7 +121,16 @@ def atomic_write_json(path: Path, data: Any) -> None:
         except OSError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if sync_dir:
+        _fsync_dir(path.parent)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (a write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
 
 
 def _fsync_path(path: Path) -> None:
@@ -108,30 +141,80 @@ def _fsync_path(path: Path) -> None:
         os.close(fd)
 
 
-class _SyncWorker:
-    """Runs a writer's ``fsync`` calls on one worker thread, in order.
+class _GroupSync:
+    """The ``fsync`` calls of every open writer, run on one worker thread in rounds (group commit).
 
-    The data is always flushed to the operating system before a sync is asked for, so a killed
+    :meth:`submit` queues a job under a key and returns the round that will run it; a key queued
+    again before its round starts runs once (a file synced once covers every line written before).
+    The data is always written to the operating system before a sync is asked for, so a killed
     process loses nothing whether or not the sync has run; the sync guards against power loss or a
-    system crash and may trail the game by a moment. :meth:`close` waits for the last one.
+    system crash. :meth:`wait` blocks until a round has finished.
     """
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="playtrace-session-sync", daemon=True)
-        self._thread.start()
+        self._cond = threading.Condition()
+        self._pending: dict[Any, Callable[[], None]] = {}
+        self._started_round = 0
+        self._finished_round = 0
+        self._thread: threading.Thread | None = None
+        #: Rounds run and jobs run (the difference with the requests made is what grouping saved).
+        self.rounds = 0
+        self.jobs = 0
 
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
+    def submit(self, key: Any, job: Callable[[], None]) -> int:
+        """Queue ``job`` (replacing a job under the same key not started yet); returns its round."""
+        with self._cond:
+            self._pending[key] = job
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="playtrace-session-sync", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+            return self._started_round + 1
+
+    def finished(self, round_: int) -> bool:
+        """Whether round ``round_`` has run."""
+        return self._finished_round >= round_
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Block until every job submitted so far has run (or ``timeout`` seconds passed)."""
+        with self._cond:
+            target = self._started_round + (1 if self._pending else 0)
+        return self.wait(target, timeout)
+
+    def wait(self, round_: int, timeout: float | None = None) -> bool:
+        """Block until round ``round_`` has run (or ``timeout`` seconds passed); returns whether it ran."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._finished_round >= round_, timeout)
 
     def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            with contextlib.suppress(OSError):  # a sync that fails leaves the data as written
-                job()
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: bool(self._pending))
+                jobs, self._pending = self._pending, {}
+                self._started_round += 1
+                current = self._started_round
+            for job in jobs.values():
+                with contextlib.suppress(OSError, ValueError):  # a failed sync leaves the data as written
+                    job()
+            with self._cond:
+                self._finished_round = current
+                self.rounds += 1
+                self.jobs += len(jobs)
+                self._cond.notify_all()
 
-    def close(self) -> None:
-        self._jobs.put(None)
-        self._thread.join()
+
+#: The one sync thread of the process, shared by every writer.
+_group_sync = _GroupSync()
+#: Numbers the writers of the process (their jobs' keys).
+_writer_ids = itertools.count()
+# A daemon thread dies with the interpreter: the syncs (and closings) still queued run first.
+atexit.register(_group_sync.drain, 60.0)
+
+
+def wait_for_syncs(timeout: float | None = None) -> bool:
+    """Block until every session written so far in this process is on disk (the last syncs of closed
+    writers included); returns whether that happened within ``timeout`` seconds."""
+    return _group_sync.drain(timeout)
 
 
 #: Hidden work folder of a session being created, inside the sessions folder.
@@ -172,7 +255,18 @@ class SessionWriter:
         self._fh: IO[str] = open(
             path / schema.EVENTS_FILE, "a", encoding="utf-8", errors=_JSON_ERRORS, newline="\n"
         )
-        self._sync = _SyncWorker() if fsync else None
+        # Lines go straight to the file descriptor (opened for appending): one system call per event
+        # and nothing held back in a buffer that a killed process would lose.
+        self._fd = self._fh.fileno()
+        self._sync = _group_sync if fsync else None
+        self._sync_id = next(_writer_ids)  # not id(self): a later writer may get the same id
+        self._sync_key = ("events", self._sync_id)
+        self._durable_round = 0
+        self._durable_seq = -1
+        self._requested_seq = -1
+        #: ``seq`` when the manifest summary was last written (-1: never): close() rewrites it only when
+        #: events came after it or the status differs.
+        self._summary_seq = -1
         # Lets readers tell a session still being recorded from one whose process died.
         self._lock = WriterLock(path)
 
@@ -285,7 +379,8 @@ class SessionWriter:
         lock.release()
         writer = cls(path, manifest, fsync=fsync)
         if fsync:
-            _fsync_dir(root)
+            # The new folder's name becomes durable with the next group commit (before close returns).
+            _group_sync.submit(("folder", root), lambda: _fsync_dir(root))
         return writer
 
     @classmethod
@@ -355,7 +450,7 @@ class SessionWriter:
                     fh.write(data)
                 os.replace(tmp, target)
                 if self._sync is not None:
-                    self._sync.submit(lambda: _fsync_path(target))
+                    self._sync.submit(("attachment", target), lambda: _fsync_path(target))
             self._known_attachments.add(name)
         return schema.attachment_ref(name)
 
@@ -387,17 +482,44 @@ class SessionWriter:
             "call": event.call,
             "data": self._redact(data),
         }
-        self._fh.write(_dumps(line) + "\n")
-        self._fh.flush()
-        if self._sync is not None and event.type in _FSYNC_TYPES:
-            fileno = self._fh.fileno()
-            self._sync.submit(lambda: os.fsync(fileno))
+        _write_all(self._fd, (_dumps(line) + "\n").encode("utf-8", _JSON_ERRORS))
         seq = self._seq
         self._seq += 1
+        if self._sync is not None and event.type in _FSYNC_TYPES:
+            self._request_sync()
         self._observe(event.type, line["data"])
         return seq
 
     __call__ = append  # a writer is itself an EventSink
+
+    def _request_sync(self) -> None:
+        """Ask the group-commit thread to sync the event log up to the last line written."""
+        assert self._sync is not None
+        fd = self._fd
+        self._durable_round = self._sync.submit(self._sync_key, lambda: os.fsync(fd))
+        self._requested_seq = self._seq - 1
+
+    @property
+    def durable_seq(self) -> int:
+        """The last event line known to be synced to disk (``-1``: none yet; every line written so far
+        when the writer does not sync). A power cut can lose the lines after it, never those before."""
+        if self._sync is None:
+            return self._seq - 1
+        if self._sync.finished(self._durable_round):
+            self._durable_seq = max(self._durable_seq, self._requested_seq)
+        return self._durable_seq
+
+    def wait_durable(self, timeout: float | None = None) -> bool:
+        """Sync every line written so far and wait for it (blocking; the app and the command line do
+        not need it during a game, :meth:`close` does it). Returns whether it finished in time."""
+        if self._sync is None:
+            return True
+        if not self._closed and self._requested_seq < self._seq - 1:
+            self._request_sync()
+        done = self._sync.wait(self._durable_round, timeout)
+        if done:
+            self._durable_seq = max(self._durable_seq, self._requested_seq)
+        return done
 
     def _observe(self, type_: str, data: dict[str, Any]) -> None:
         """Keep the summary fields current from the events that carry them."""
@@ -426,6 +548,7 @@ class SessionWriter:
         self._write_manifest()
 
     def _write_summary(self, status: str) -> None:
+        self._summary_seq = self._seq
         fin = self._finished or {}
         steps = fin.get("steps", self._steps)
         scores = fin.get("scores", self._scores)
@@ -439,8 +562,7 @@ class SessionWriter:
         )
         try:
             # Lets a listing tell, from one stat, that the log is still the one this summary describes.
-            self._fh.flush()
-            self.manifest["events_bytes"] = os.fstat(self._fh.fileno()).st_size
+            self.manifest["events_bytes"] = os.fstat(self._fd).st_size
         except (OSError, ValueError):
             self.manifest.pop("events_bytes", None)
         self.manifest["result"] = schema.result_text(
@@ -455,7 +577,14 @@ class SessionWriter:
 
     def _write_manifest(self) -> None:
         self.manifest = self._redact(self.manifest)
-        atomic_write_json(self.path / schema.MANIFEST_FILE, self.manifest)
+        if self._sync is None:
+            atomic_write_json(self.path / schema.MANIFEST_FILE, self.manifest)
+            return
+        # The new manifest is complete on disk before it replaces the old one (that is what makes the
+        # replacement safe); the rename itself becomes durable with the next group commit.
+        _atomic_write_json(self.path / schema.MANIFEST_FILE, self.manifest, sync_dir=False)
+        folder = self.path
+        self._durable_round = self._sync.submit(("folder", folder), lambda: _fsync_dir(folder))
 
     def close(self, status: str | None = None) -> None:
         """Finish the session: write the summary (status, steps, scores, winner, finished_at) into the
@@ -469,18 +598,29 @@ class SessionWriter:
             return
         try:
             final = status or (str(self._finished.get("status")) if self._finished else schema.ABORTED)
-            if status is not None or self.manifest.get("status") != final:
+            if self.manifest.get("status") != final or self._summary_seq != self._seq:
                 self._write_summary(final)
         finally:
             self._release()
 
     def _release(self) -> None:
-        """Close the event log, stop the sync thread and drop the writer lock."""
+        """Drop the writer lock and hand the last sync and the closing of the event log to the sync
+        thread (every line is written already; the event loop does not wait for the disk)."""
         self._closed = True
-        if self._sync is not None:
-            self._sync.submit(lambda: os.fsync(self._fh.fileno()))
-            self._sync.close()  # the last sync runs before the file is closed
-        self._fh.close()
+        fh = self._fh
+        if self._sync is not None and not fh.closed:
+            fd = self._fd
+
+            def last_sync() -> None:
+                try:
+                    os.fsync(fd)
+                finally:
+                    fh.close()
+
+            self._durable_round = self._sync.submit(("close", self._sync_id), last_sync)
+            self._requested_seq = self._seq - 1
+        else:
+            fh.close()
         self._lock.release()
 
     def __enter__(self) -> SessionWriter:

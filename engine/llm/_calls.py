@@ -15,13 +15,19 @@ import abc
 import asyncio
 import contextlib
 import contextvars
+import email.utils
+import math
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
 from engine.llm.keys import mask_url_password, redact
+from engine.llm.limits import estimate_tokens
+
+if TYPE_CHECKING:
+    from engine.llm.limits import RateLimiter
 
 __all__ = [
     "CallState",
@@ -42,6 +48,10 @@ __all__ = [
 #: timeouts plus a short backoff; 429/5xx/connection retries still follow ``max_retries``.
 MAX_TIMEOUT_RETRIES = 1
 
+#: Shared pauses one call waits out after 429 answers when its client has a
+#: :class:`~engine.llm.limits.RateLimiter` (then the SDK does not retry a 429 by itself).
+MAX_RATE_LIMITED_WAITS = 8
+
 
 #: Content types a streamed answer may come with; anything else (text/html above all) is not the API.
 _API_MEDIA_TYPES = frozenset(
@@ -54,6 +64,41 @@ _FIRST_LINE_CHARS = 120
 
 class _TimeoutRetriesSpent(Exception):
     """Raised by :class:`RetryReportingMixin` instead of retrying a call's timeout once more."""
+
+
+class _RateLimited(Exception):
+    """Raised by :class:`RetryReportingMixin` on a 429 when the call's client has a rate limiter: the
+    call waits for the limiter's shared pause instead of the SDK retrying it on its own."""
+
+    def __init__(self, wait_s: float | None) -> None:
+        super().__init__(wait_s)
+        self.wait_s = wait_s
+
+
+def retry_after(headers: Any) -> float | None:
+    """The wait a 429/503 asks for: ``retry-after-ms``, else ``retry-after`` in seconds or as an HTTP
+    date; ``None`` when the headers name none (or something unreadable)."""
+    if headers is None:
+        return None
+    try:
+        millis = headers.get("retry-after-ms")
+        if millis is not None:
+            value = float(millis) / 1000.0
+            return value if math.isfinite(value) and value >= 0 else None
+        text = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(str(text))
+        except (TypeError, ValueError, IndexError):
+            return None
+        return max(0.0, when.timestamp() - time.time())
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 class CallbackFailed(Exception):
@@ -78,6 +123,7 @@ class CallState:
         *,
         max_retry_wait_s: float | None = None,
         max_timeout_retries: int = MAX_TIMEOUT_RETRIES,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.on_delta = on_delta
         self.on_retry = on_retry
@@ -89,6 +135,8 @@ class CallState:
         self.timeout_retries = 0
         #: How many timeouts this call may retry (0 when the caller re-asks by itself).
         self.max_timeout_retries = max_timeout_retries
+        #: The client's shared rate limiter: a 429 pauses every call through it.
+        self.limiter = limiter
         self.started = time.perf_counter()
 
     def emit(self, kind: str, text: str) -> None:
@@ -195,6 +243,9 @@ class RetryReportingMixin:
                 raise _TimeoutRetriesSpent() from None
             call.timeout_retries += 1
         headers = getattr(response, "headers", None)
+        if call is not None and call.limiter is not None and getattr(response, "status_code", None) == 429:
+            # Raised from inside the SDK's retry loop: the call waits for the shared pause instead.
+            raise _RateLimited(retry_after(headers))
         calculate = self._calculate_retry_timeout  # type: ignore[attr-defined]
         wait = float(calculate(max_retries - retries_taken, options, headers))
         if call is not None and call.max_retry_wait_s is not None:
@@ -275,6 +326,8 @@ class SDKClient(abc.ABC):
     provider: str
     simulated = False
     _sdk: Any
+    #: Paces the calls of every user of this client (set by :class:`~engine.llm.pool.ClientPool`).
+    limiter: RateLimiter | None = None
 
     def __init__(
         self,
@@ -289,6 +342,7 @@ class SDKClient(abc.ABC):
         self.max_retries = int(max_retries)
         self.max_retry_wait_s = max_retry_wait_s
         self._closed = False
+        self._timeouts: dict[float, Any] = {}
 
     @property
     def base_url(self) -> str:
@@ -301,8 +355,14 @@ class SDKClient(abc.ABC):
         await self._sdk.close()
 
     def _timeout(self, timeout_s: float) -> Any:
-        """The SDK timeout for a call that may wait ``timeout_s`` (connecting takes at most as long)."""
-        return self.sdk.Timeout(timeout_s, connect=min(self.connect_timeout_s, timeout_s))
+        """The SDK timeout for a call that may wait ``timeout_s`` (connecting takes at most as long);
+        made once per value, as every call of a player asks for the same."""
+        timeout = self._timeouts.get(timeout_s)
+        if timeout is None:
+            timeout = self._timeouts[timeout_s] = self.sdk.Timeout(
+                timeout_s, connect=min(self.connect_timeout_s, timeout_s)
+            )
+        return timeout
 
     # -- provider hooks --------------------------------------------------------------------------------
 
@@ -357,15 +417,53 @@ class SDKClient(abc.ABC):
         """
         params = self.build_params(request)
         timeout = self._timeout(min(self.timeout_s, request.timeout_s))
+        limiter = self.limiter
         state = CallState(
             on_delta,
             on_retry,
             max_retry_wait_s=self.max_retry_wait_s,
             max_timeout_retries=MAX_TIMEOUT_RETRIES if request.retry_timeouts else 0,
+            limiter=limiter,
         )
         if self._closed:
             # The SDK would raise a bare RuntimeError (OpenAI) or retry a closed pool (Anthropic).
             raise self._failure(state, "the client is closed", kind="cancelled")
+        if limiter is None:
+            return await self._attempt(params, timeout, request, state)
+        estimate = estimate_tokens(request)
+        waits = 0
+        while True:
+            await limiter.acquire(estimate)
+            try:
+                completion = await self._attempt(params, timeout, request, state)
+            except _RateLimited as exc:
+                waits += 1
+                if waits > MAX_RATE_LIMITED_WAITS:
+                    raise self._failure(
+                        state, "HTTP 429", kind="rate_limit", status=429,
+                        detail=f"still rate limited after {MAX_RATE_LIMITED_WAITS} shared pauses",
+                    ) from None
+                asked = exc.wait_s
+                if asked is not None and self.max_retry_wait_s is not None:
+                    asked = min(asked, self.max_retry_wait_s)
+                wait = limiter.backoff(asked)
+                try:
+                    state.retry(attempt=state.retries + 1, wait_s=wait, status=429, exc=None)
+                except CallbackFailed as err:
+                    raise err.original from None
+                continue  # acquire() holds the call until the shared pause is over
+            usage = completion.usage
+            limiter.settle(estimate, usage.input_tokens + usage.output_tokens)
+            return completion
+
+    async def _attempt(
+        self, params: dict[str, Any], timeout: Any, request: Request, state: CallState
+    ) -> Completion:
+        """Send the request once (the SDK's own transport retries included) and read the answer.
+
+        Raises:
+            _RateLimited: a 429 when the client has a rate limiter.
+        """
         token = current_call.set(state)
         streaming = False
         try:
@@ -383,6 +481,15 @@ class SDKClient(abc.ABC):
         except _TimeoutRetriesSpent:
             raise self._failure(state, "timed out waiting for the server", kind="timeout") from None
         except self.call_errors as exc:
+            if (
+                state.limiter is not None
+                and not streaming
+                and isinstance(exc, self.sdk.APIStatusError)
+                and exc.status_code == 429
+                and str(exc.response.headers.get("x-should-retry", "")).lower() != "false"
+            ):
+                # The SDK had no retry left to offer (max_retries=0): the limiter's pause still applies.
+                raise _RateLimited(retry_after(exc.response.headers)) from None
             raise self._call_error(exc, state, streaming=streaming) from None
         except (ValueError, TypeError, AttributeError, LookupError) as exc:
             if not streaming:

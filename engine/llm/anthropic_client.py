@@ -15,6 +15,7 @@ this module: failures are :class:`LLMError`.
 from __future__ import annotations
 
 import base64
+import warnings
 from typing import Any
 
 import anthropic
@@ -52,6 +53,20 @@ def _adaptive_thinking_models() -> frozenset[str]:
 
 
 _ADAPTIVE_THINKING_MODELS = _adaptive_thinking_models()
+
+
+def _deprecated_models() -> dict[str, str]:
+    # The SDK's list of deprecated models and their end-of-life dates (not public API either).
+    try:
+        from anthropic.resources.messages.messages import DEPRECATED_MODELS
+    except ImportError:
+        return {}
+    return dict(DEPRECATED_MODELS)
+
+
+_DEPRECATED_MODELS = _deprecated_models()
+#: The SDK's stream over server-sent events, yielding each event as the JSON object it is.
+_EventStream = anthropic.AsyncStream[object]
 
 
 class AsyncAnthropic(RetryReportingMixin, anthropic.AsyncAnthropic):
@@ -179,7 +194,16 @@ class AnthropicClient(SDKClient):
         return params
 
     async def _open_stream(self, params: dict[str, Any], timeout: Any) -> Any:
-        return await self._sdk.messages.create(**params, timeout=timeout)
+        # The SDK's own request path (auth, retries, errors, SSE decoding, "error" events) without a
+        # pydantic model per streamed event: a batch of many episodes pays that on one event loop. The
+        # parameters are the Messages API's JSON already, and the events are read as the JSON sent.
+        if params["model"] in _DEPRECATED_MODELS:  # what messages.create would say
+            warnings.warn(f"The model '{params['model']}' is deprecated and will reach end-of-life on "
+                          f"{_DEPRECATED_MODELS[params['model']]}.", DeprecationWarning, stacklevel=2)
+        return await self._sdk.post(
+            "/v1/messages", body=params, cast_to=object, stream=True, stream_cls=_EventStream,
+            options={"timeout": timeout},
+        )
 
     async def _consume(self, stream: Any, request: Request, state: CallState) -> Completion:
         input_tokens = output_tokens = thinking_tokens = 0
@@ -187,45 +211,47 @@ class AnthropicClient(SDKClient):
         model = ""
         finished = False
         async for event in stream:
-            kind = getattr(event, "type", None)
+            if not isinstance(event, dict):
+                raise TypeError(f"a stream event that is not a JSON object: {type(event).__name__}")
+            kind = event.get("type")
             if kind == "message_start":
-                message = event.message
-                model = getattr(message, "model", "") or model
-                usage = getattr(message, "usage", None)
-                if usage is not None:
+                message = event["message"]
+                model = message.get("model") or model
+                usage = message.get("usage")
+                if isinstance(usage, dict):
                     # Cached prompt tokens are input tokens too (billed differently, counted the same).
                     input_tokens = (
-                        int(usage.input_tokens or 0)
-                        + int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
-                        + int(getattr(usage, "cache_read_input_tokens", 0) or 0)
+                        int(usage.get("input_tokens") or 0)
+                        + int(usage.get("cache_creation_input_tokens") or 0)
+                        + int(usage.get("cache_read_input_tokens") or 0)
                     )
-                    output_tokens = int(getattr(usage, "output_tokens", 0) or 0)
+                    output_tokens = int(usage.get("output_tokens") or 0)
             elif kind == "content_block_start":
-                block = event.content_block
-                btype = getattr(block, "type", None)
+                block = event["content_block"]
+                btype = block.get("type")
                 if btype == "thinking":
-                    state.emit("reasoning", getattr(block, "thinking", "") or "")
+                    state.emit("reasoning", block.get("thinking") or "")
                 elif btype == "text":
-                    state.emit("content", getattr(block, "text", "") or "")
+                    state.emit("content", block.get("text") or "")
             elif kind == "content_block_delta":
-                delta = event.delta
-                dtype = getattr(delta, "type", None)
+                delta = event["delta"]
+                dtype = delta.get("type")
                 if dtype == "thinking_delta":
-                    state.emit("reasoning", delta.thinking)
+                    state.emit("reasoning", delta["thinking"])
                 elif dtype == "text_delta":
-                    state.emit("content", delta.text)
+                    state.emit("content", delta["text"])
                 # signature_delta (thinking integrity) and tool input deltas carry no readable text.
             elif kind == "message_delta":
-                stop_reason = getattr(event.delta, "stop_reason", None) or stop_reason
-                usage = getattr(event, "usage", None)
-                if usage is not None:
+                stop_reason = (event.get("delta") or {}).get("stop_reason") or stop_reason
+                usage = event.get("usage")
+                if isinstance(usage, dict):
                     # message_delta's output_tokens are cumulative for the whole message.
-                    output_tokens = int(getattr(usage, "output_tokens", 0) or output_tokens)
-                    if getattr(usage, "input_tokens", None):
-                        input_tokens = int(usage.input_tokens)
-                    details = getattr(usage, "output_tokens_details", None)
-                    if details is not None:
-                        thinking_tokens = int(getattr(details, "thinking_tokens", 0) or 0)
+                    output_tokens = int(usage.get("output_tokens") or output_tokens)
+                    if usage.get("input_tokens"):
+                        input_tokens = int(usage["input_tokens"])
+                    details = usage.get("output_tokens_details")
+                    if isinstance(details, dict):
+                        thinking_tokens = int(details.get("thinking_tokens") or 0)
             elif kind == "message_stop":
                 finished = True
         if not finished:

@@ -91,8 +91,10 @@ def test_run_table_reports_wins_draws_losses(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_concurrency_three_overlaps_episodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Long enough that no episode can be over before the others' session folders exist (they are
+    # created on a worker thread while the first episode already plays).
     code, _, err = run_cli(capsys, "run", "2048", "-p", "random", "-n", "3", "--concurrency", "3",
-                           "--max-steps", "20", "--out", str(tmp_path))
+                           "--max-steps", "300", "--option", "size=6", "--out", str(tmp_path))
     assert code == 0, err
     folders = session_dirs(tmp_path)
     assert len(folders) == 3
