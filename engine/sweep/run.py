@@ -25,6 +25,7 @@ from engine.baseline import episode_figures
 from engine.batch import FINISHED_STATUSES, BatchPlan, EpisodeStats, RecordFactory, run_batch
 from engine.events import Event
 from engine.llm.keys import redact
+from engine.llm.pool import ClientPool
 from engine.match import Match
 from engine.sweep.index import SWEEP_FILE, SweepIndex
 from engine.sweep.spec import Cell, Sweep
@@ -87,8 +88,12 @@ async def play_episode(
     record: RecordFactory | None = None,
     render: Callable[..., bytes] | None = None,
     on_event: Callable[[EpisodeStats, Event], None] | None = None,
+    client_pool: ClientPool | None = None,
 ) -> dict[str, Any]:
     """Play one episode with :func:`engine.batch.run_batch` and return what the index keeps of it.
+
+    ``client_pool``: the model clients the sweep's episodes share (one per provider and server, with
+    their rate limits); ``None``: the episode makes its own.
 
     ``counted`` is true when the episode ended in a way that counts (completed, step cap, a forfeit
     that is the game's and not a server that stopped answering) and its session was written."""
@@ -96,7 +101,7 @@ async def play_episode(
         raise RuntimeError(f"{job.game_id}: image perception needs the board renderer, which is missing")
     plan = BatchPlan(job.game_id, specs=list(job.specs), episodes=1, seed=job.seed, options=dict(job.options),
                      model_options=dict(job.model_options), max_steps=job.max_steps, concurrency=1,
-                     render=render if job.needs_image else None)
+                     render=render if job.needs_image else None, client_pool=client_pool)
     finished: dict[str, Any] = {}
 
     def listen(stats: EpisodeStats, event: Event) -> None:
@@ -273,6 +278,8 @@ class SweepRunner:
         jobs = self.pending()
         index = self.open()
         slots = asyncio.Semaphore(self.concurrency)
+        # The episodes of a sweep share their model clients (and so their connections and limits).
+        pool = ClientPool()
         limits = {p: asyncio.Semaphore(n) for p, n in self.sweep.limits.items()}
         stop = asyncio.Event()
         tasks: dict[str, asyncio.Task[None]] = {}
@@ -315,7 +322,7 @@ class SweepRunner:
                 try:
                     render = self.render_for(job.game_id) if job.needs_image else None
                     result = await play_episode(job, record=record if inner else None, render=render,
-                                                on_event=on_event)
+                                                on_event=on_event, client_pool=pool)
                 except Exception as exc:  # noqa: BLE001  (the episode failed; the sweep goes on)
                     log.debug("episode %s failed", job.token, exc_info=True)
                     result = failed_result(job, exc)
@@ -332,6 +339,8 @@ class SweepRunner:
                 task.cancel()
             await asyncio.gather(*tasks.values(), return_exceptions=True)
             raise
+        finally:
+            await pool.aclose()
         for result in results:
             if isinstance(result, Exception):
                 raise result

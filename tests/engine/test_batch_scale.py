@@ -346,3 +346,29 @@ def test_a_record_still_being_made_when_the_batch_is_cancelled_is_closed_as_abor
 
     asyncio.run(main())
     assert closed == ["aborted"]
+
+
+def test_a_sweeps_episodes_share_one_client(loopback: LoopbackServer, tmp_path: Path) -> None:
+    from engine.llm.pool import SharedClient as Shared
+    from engine.sweep.run import SweepRunner
+    from engine.sweep.spec import parse_sweep
+
+    moves_server(loopback)
+    sweep = parse_sweep(
+        f'seeds = [0, 1, 2, 3]\nmax_steps = 2\nplayers = ["local:loop-model@{loopback.openai_base_url}"]\n'
+        '[[games]]\nid = "2048"\n[harness]\nreflection = false\n'
+    )
+    seen: list[Any] = []
+
+    def record(root: Path, **_extra: Any) -> Any:
+        def make(match: Any) -> Any:
+            seen.append(match.players[0].client)
+            return _NullRecorder()
+
+        return make
+
+    outcome = asyncio.run(SweepRunner(sweep, tmp_path / "out", record=record, concurrency=4).run())
+    assert outcome.done + outcome.failed == 4
+    assert len(seen) == 4 and all(isinstance(c, Shared) for c in seen)
+    assert len({id(c.inner) for c in seen}) == 1  # four episodes, one SDK client
+    assert seen[0].inner._closed  # closed when the sweep ends
