@@ -9,7 +9,8 @@ game (``Game.tick_s`` set on the game) the board keeps the mapped keys that are 
 would: each tick a person is asked to act on (:meth:`BoardView.set_turn_probe`) plays the newest
 press if there was one since the last tick, else the held keys' action, else nothing (the game's
 default action). A key map entry may name a chord, ``"right+x"``; the held keys play the longest
-chord they hold.
+chord they hold. An action in the game's ``once_per_press`` (a rotation, a hard drop) plays on its
+key's press only: held, it is not repeated, and the other keys held go on playing theirs.
 
 Which state the board may show is decided in one place, :func:`shown_state`: in a live game of
 hidden information where a person sits, the board draws that person's view, never the full state.
@@ -208,6 +209,8 @@ class BoardView(QWidget):
         # Real-time play: the mapped keys held (Qt key -> name, and name -> press order), the action of
         # a press no tick has played yet, and the step of the last tick held keys played on.
         self._chords: tuple[tuple[frozenset[str], str], ...] = ()
+        # The chords a held key repeats on every tick (those whose action is not once per press).
+        self._repeating: tuple[tuple[frozenset[str], str], ...] = ()
         self._game_keys: frozenset[str] = frozenset()
         self._held_qt: dict[int, str] = {}
         self._held: dict[str, int] = {}
@@ -228,6 +231,8 @@ class BoardView(QWidget):
         self._renderer = None
         self._chords = tuple((chord_keys(k), a) for k, a in game.keymap.items()) if game is not None else ()
         self._game_keys = frozenset().union(*(keys for keys, _ in self._chords))
+        once = game.once_per_press if game is not None else frozenset()
+        self._repeating = tuple((keys, act) for keys, act in self._chords if act not in once)
         self._release_all()
         self._served = None
         if game is not None:
@@ -529,8 +534,15 @@ class BoardView(QWidget):
 
     @property
     def held_action(self) -> str | None:
-        """The action the held keys play each tick (the longest chord held), or ``None``."""
+        """The action the held keys play when the last of them is pressed (the longest chord held), or
+        ``None``."""
         return chord_action(self._chords, self._held)
+
+    @property
+    def repeated_action(self) -> str | None:
+        """The action the held keys play on every later tick: the longest chord held whose action is
+        not once per press (``Game.once_per_press``), or ``None``."""
+        return chord_action(self._repeating, self._held)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)
@@ -593,7 +605,7 @@ class BoardView(QWidget):
 
     def play_held(self) -> str | None:
         """Play on the tick a person is asked to act on now, if no action went to it yet: the newest
-        press, else the held keys' action. Returns the action requested, or ``None``.
+        press, else the held keys' repeated action. Returns the action requested, or ``None``.
 
         Call it as a person starts waiting (the window calls it whenever the controller's controls
         change); while keys are held, a short timer calls it too."""
@@ -608,7 +620,7 @@ class BoardView(QWidget):
         if self._fresh is not None:
             action, self._fresh = self._fresh, None
         elif step != self._served:
-            action = self.held_action
+            action = self.repeated_action
         else:
             return None
         self._served = step
@@ -624,7 +636,7 @@ class BoardView(QWidget):
             self.real_time
             and self._interactive
             and self._turn_probe is not None
-            and (bool(self._held) or self._fresh is not None)
+            and (self.repeated_action is not None or self._fresh is not None)
         )
         if wanted and not self._held_timer.isActive():
             self._held_timer.start()

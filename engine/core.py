@@ -269,6 +269,10 @@ class Game(abc.ABC):
     action_bound: ClassVar[int | None] = None
     #: Neutral key names (``"up"``, ``"w"``, ``"1"``) to actions, for human play.
     keymap: ClassVar[Mapping[str, Action]] = {}
+    #: Actions a held key plays once, not on every tick: rotations, hard drop. In real time a held
+    #: key repeats its action each tick (moving left while Left is down); one of these plays on the
+    #: key's press only.
+    once_per_press: ClassVar[frozenset[Action]] = frozenset()
     #: How a person plays, in one line (``"Arrows or W A S D slide the tiles"``).
     controls: ClassVar[str] = ""
     #: How a match's outcome is scored in tournaments: ``"win"`` (GameBot's s1 = (W − L) / N) or

@@ -1,24 +1,36 @@
 """Candy Crush, as LMGame-Bench plays it: an 8x8 board of candies in four colours, 50 moves.
 
 A move swaps two neighbouring candies (``((r1,c1),(r2,c2))``, rows and columns from 0 at the top
-left, the upper or left cell first). A swap must line up three or more candies of one colour in a
-row or a column; one that does not is not a move (it is refused with the reason, and the board is
-not touched). Every line on the board is cleared at once, the candies above fall into the gaps, new
+left, the upper or left cell first). A swap that lines up three or more candies of one colour in a
+row or a column clears every line on the board at once, the candies above fall into the gaps, new
 candies drop in from the top, and lines the new arrangement makes are cleared in turn (a cascade),
-until the board is still. The raw score is LMGame-Bench's: the number of candies cleared over the
-session, cascades included; its progress score is the same figure. There are no special candies
-(LMGame-Bench plays tile-match-gym with none). The game ends after ``moves`` moves (50).
+until the board is still.
+
+What happens to a swap that makes no line depends on the ``wasted_swaps`` option:
+
+* off (the default): it is not a move. The state lists only the swaps that make a line; any other
+  is refused with the reason, and the board is not touched.
+* on: it is allowed and costs a move, as LMGame-Bench's reference environment (tile-match-gym) plays
+  it. All 112 swaps are legal; one that makes no line leaves the board as it was, clears nothing and
+  uses one of the moves, and the notice says so. A random player then picks among all 112 swaps and
+  wastes most of its moves, which is how LMGame-Bench's random row (116.5 +- 51.5 candies over 30
+  runs) comes about; with the default, random play clears several times as many.
+
+The raw score is LMGame-Bench's: the number of candies cleared over the session, cascades included;
+its progress score is the same figure. There are no special candies (LMGame-Bench plays
+tile-match-gym with none). The game ends after ``moves`` moves (50).
 
 When no swap is left after a move, the candies are reshuffled (no points) into an order with no line
 and at least one swap, as tile-match-gym does; the state says so. LMGame-Bench's stuck rule (the
-episode ends after 50 unchanged observations) never applies: every move changes the board, and 50
-moves end the game first.
+episode ends after 50 unchanged observations) never applies: the moves counter changes with every
+move (a wasted swap included), and 50 moves end the game first.
 
-How this differs from the reference environment, on purpose: a swap that makes no line is refused
-here (tile-match-gym plays it as a wasted move that costs one of the 50), because PlayTrace's states
-list only their legal moves; the agent harness reports such an answer as an illegal move. All lines
-of a wave are cleared together (tile-match-gym clears the lowest lines first and looks again after
-the fall, which can break a line higher up).
+How this differs from the reference environment, on purpose: by default a swap that makes no line is
+refused (tile-match-gym plays it as a wasted move that costs one of the 50), so that the state lists
+only the moves that do something and the agent harness reports such an answer as an illegal move;
+``wasted_swaps`` restores the reference behaviour. All lines of a wave are cleared together
+(tile-match-gym clears the lowest lines first and looks again after the fall, which can break a line
+higher up).
 
 Chance: new candies come from ``random.Random(f"candycrush:{seed}:{move}")`` with the seed the state
 carries, so the same seed and the same swaps always give the same candies and a saved state goes on
@@ -123,6 +135,8 @@ class CandyState(State):
         waves: Candies cleared by each wave of the last move (the first is the swap's own line, the
             rest the cascade).
         shuffled: Whether the board was reshuffled after the last move because no swap was left.
+        wasted_swaps: Whether a swap that makes no line is a move (it costs a move and changes
+            nothing) rather than refused. A last move with no ``waves`` was such a swap.
     """
 
     game_id: ClassVar[str] = "candycrush"
@@ -138,6 +152,7 @@ class CandyState(State):
     last: Action | None = None
     waves: tuple[int, ...] = ()
     shuffled: bool = False
+    wasted_swaps: bool = False
 
     # -- the contract ---------------------------------------------------------------------------
 
@@ -154,9 +169,14 @@ class CandyState(State):
         return max(0, self.max_moves - self.moves)
 
     def legal_actions(self, seat: Seat | None = None) -> list[Action]:
+        return [SWAP_NAMES[i] for i in self._legal_indices(seat)]
+
+    def _legal_indices(self, seat: Seat | None = None) -> Sequence[int]:
+        """The :data:`SWAPS` indices of the legal swaps: all of them with wasted swaps, else those
+        that make a line."""
         if seat not in (None, 0) or self.is_over:
-            return []
-        return [SWAP_NAMES[i] for i in effective_indices(self.board)]
+            return ()
+        return range(len(SWAPS)) if self.wasted_swaps else effective_indices(self.board)
 
     def cell(self, r: int, c: int) -> str:
         """The colour letter at (``r``, ``c``)."""
@@ -164,11 +184,14 @@ class CandyState(State):
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> CandyState:
         played = self._play(action)
+        if not effective(self.board, played):
+            return self._wasted(played)
         rng = random.Random(f"candycrush:{self.seed}:{self.moves}")
         return self._settle(played, rng)
 
     def _play(self, action: Action | Mapping[Seat, Action]) -> Swap:
-        """The swap ``action`` names, checked: well formed, the game running, a line made."""
+        """The swap ``action`` names, checked: well formed, the game running, a line made (unless
+        wasted swaps are moves)."""
         if isinstance(action, Mapping):
             action = one_action(action, "Candy Crush", self.to_act, ONE_PLAYER)
         if not isinstance(action, str):
@@ -176,14 +199,29 @@ class CandyState(State):
         swap = read_swap(action)
         if self.is_over:
             raise IllegalActionError(f"the game is over ({self.max_moves} moves played); no more swaps")
-        if not effective(self.board, swap):
+        if not self.wasted_swaps and not effective(self.board, swap):
             raise IllegalActionError(f"{format_swap(swap)} {self.why_not(swap)}")
         return swap
+
+    def _wasted(self, swap: Swap) -> CandyState:
+        """The state after a swap that makes no line, played as a move: the board as it was, nothing
+        cleared, one move used."""
+        return dataclasses.replace(
+            self, moves=self.moves + 1, last=format_swap(swap), waves=(), shuffled=False
+        )
 
     def why_not(self, swap: Swap) -> str:
         """Why a swap makes no line, in words (``"makes no line: ..."``)."""
         (r1, c1), (r2, c2) = swap
         a, b = self.cell(r1, c1), self.cell(r2, c2)
+        if self.wasted_swaps:
+            cost = "it changes nothing on the board but costs a move"
+            if a == b:
+                return f"swaps two {COLOUR_NAMES[a]} candies and makes no line: {cost}"
+            return (
+                f"makes no line: {_name(a)} at ({r1},{c1}) and {_name(b)} at ({r2},{c2}) would not line "
+                f"up three of a kind, so {cost}"
+            )
         if a == b:
             return f"swaps two {COLOUR_NAMES[a]} candies, which changes nothing; a swap must make a line"
         return (
@@ -212,6 +250,8 @@ class CandyState(State):
         result and :data:`OUTCOME_SAMPLES` - 1 other seeded draws, each of equal weight, which search
         bots average over like any chance node."""
         swap = self._play(action)
+        if not effective(self.board, swap):
+            return [(1.0, self._wasted(swap))]
         results: list[tuple[float, State]] = [(1.0 / OUTCOME_SAMPLES, self.apply(action))]
         for k in range(1, OUTCOME_SAMPLES):
             rng = random.Random(f"candycrush:{self.seed}:{self.moves}:other:{k}")
@@ -255,7 +295,7 @@ class CandyState(State):
         """Click a candy, then the neighbour to swap it with (either order):
         ``{"(3,4)->(3,5)": "((3,4),(3,5))", "(3,5)->(3,4)": "((3,4),(3,5))", ...}``."""
         paths: dict[str, Action] = {}
-        for i in effective_indices(self.board) if not self.is_over and seat in (None, 0) else ():
+        for i in self._legal_indices(seat):
             (r1, c1), (r2, c2) = SWAPS[i]
             paths[f"({r1},{c1})->({r2},{c2})"] = SWAP_NAMES[i]
             paths[f"({r2},{c2})->({r1},{c1})"] = SWAP_NAMES[i]
@@ -265,6 +305,8 @@ class CandyState(State):
         """What the last move did, in words, or ``""`` at the start."""
         if self.last is None:
             return ""
+        if not self.waves:
+            return f"Last move: {self.last} made no line; the board stayed as it was and the move was used"
         first, *cascade = self.waves
         words = f"Last move: {self.last} cleared {first} candies"
         if cascade:
@@ -278,9 +320,11 @@ class CandyState(State):
             return f"Game over: all {self.max_moves} moves played; {self.score} candies cleared"
         if self.shuffled:
             return "No swap was left, so the candies were reshuffled (no points)"
-        if self.moves_left <= 5:
-            return f"{self.moves_left} move(s) left"
-        return ""
+        left = f"{self.moves_left} move(s) left" if self.moves_left <= 5 else ""
+        if self.last is not None and not self.waves:
+            wasted = f"{self.last} made no line: nothing changed, and it used a move"
+            return f"{wasted}; {left}" if left else wasted
+        return left
 
     # -- text views -----------------------------------------------------------------------------
 
@@ -317,6 +361,7 @@ class CandyState(State):
             "last": self.last,
             "waves": list(self.waves),
             "shuffled": self.shuffled,
+            "wasted_swaps": self.wasted_swaps,
         }
 
 
@@ -339,17 +384,26 @@ def _text(state: CandyState) -> str:
 _RULES = """\
 Candy Crush on an {rows}x{cols} board (row 0 at the top, column 0 at the left) with candies of {n}
 colours: {colours}.
-Each move swaps two neighbouring candies (side by side or one above the other). A swap must line up
-three or more candies of the same colour in a row or a column; a swap that makes no line is not
-allowed. Every line is cleared, the candies above fall down, and new random candies drop in from the
+Each move swaps two neighbouring candies (side by side or one above the other). {swap_rule}
 top; lines they form are cleared too (a cascade), all within the same move.
 Your score is the number of candies cleared, cascades included. You have {moves} moves.
 If no swap is left, the candies are reshuffled.
 Answer with the swap as ((row1,col1),(row2,col2)), for example ((3,4),(3,5))."""
 
+_LINES_ONLY = """\
+A swap must line up
+three or more candies of the same colour in a row or a column; a swap that makes no line is not
+allowed. Every line is cleared, the candies above fall down, and new random candies drop in from the"""
+_WASTED_SWAPS = """\
+A swap scores when it lines
+up three or more candies of the same colour in a row or a column; a swap that makes no line leaves
+the board as it was but still uses one of your moves. Every line is cleared, the candies above
+fall down, and new random candies drop in from the"""
+
 
 class CandyCrush(Game):
-    """Candy Crush (LMGame-Bench). Options: ``colours`` (4) and ``moves`` (50)."""
+    """Candy Crush (LMGame-Bench). Options: ``colours`` (4), ``moves`` (50) and ``wasted_swaps``
+    (off: a swap that makes no line is refused; on: it is played, changes nothing and costs a move)."""
 
     id: ClassVar[str] = "candycrush"
     title: ClassVar[str] = "Candy Crush"
@@ -364,9 +418,16 @@ class CandyCrush(Game):
             "colours", int, DEFAULT_COLOURS, "Candy colours in play (LMGame-Bench: 4)", minimum=3, maximum=6
         ),
         Option("moves", int, DEFAULT_MOVES, "Moves in a session (LMGame-Bench: 50)", minimum=1, maximum=1000),
+        Option(
+            "wasted_swaps",
+            bool,
+            False,
+            "A swap that makes no line is allowed and costs a move, as LMGame-Bench's reference "
+            "environment does",
+        ),
     )
     #: Every adjacent swap, in tile-match-gym's order: the Gymnasium adapter's discrete action space.
-    #: Only the swaps that make a line are legal in a given state.
+    #: Only the swaps that make a line are legal in a given state (all of them with ``wasted_swaps``).
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     controls: ClassVar[str] = (
         "Click a candy, then a neighbour to swap it with (Esc drops the first click); "
@@ -386,6 +447,12 @@ class CandyCrush(Game):
         super().__init__(**options)
         self.colours: str = COLOURS[: self.options["colours"]]
         self.max_moves: int = self.options["moves"]
+        self.wasted_swaps: bool = self.options["wasted_swaps"]
+        if self.wasted_swaps:
+            self.controls = (  # type: ignore[misc]
+                "Click a candy, then a neighbour to swap it with (Esc drops the first click); "
+                "a swap that lines up nothing costs a move"
+            )
         #: Every episode lasts exactly ``moves`` moves.
         self.max_episode_steps: int | None = self.max_moves  # type: ignore[misc]
 
@@ -395,7 +462,10 @@ class CandyCrush(Game):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"a Candy Crush seed is an integer, not {seed!r}")
         board = new_board(random.Random(f"candycrush:{seed}:start"), self.colours)
-        return CandyState(board=board, colours=self.colours, max_moves=self.max_moves, seed=seed)
+        return CandyState(
+            board=board, colours=self.colours, max_moves=self.max_moves, seed=seed,
+            wasted_swaps=self.wasted_swaps,
+        )
 
     def transition(self, before: State, after: State) -> Transition:
         assert isinstance(before, CandyState) and isinstance(after, CandyState)
@@ -404,7 +474,8 @@ class CandyCrush(Game):
     def rules_text(self) -> str:
         colours = ", ".join(f"{c} = {COLOUR_NAMES[c]}" for c in self.colours)
         return _RULES.format(
-            rows=ROWS, cols=COLS, n=len(self.colours), colours=colours, moves=self.max_moves
+            rows=ROWS, cols=COLS, n=len(self.colours), colours=colours, moves=self.max_moves,
+            swap_rule=_WASTED_SWAPS if self.wasted_swaps else _LINES_ONLY,
         )
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
@@ -413,14 +484,14 @@ class CandyCrush(Game):
 
         Raises:
             InvalidActionError: no swap, a cell off the board, or two cells that are not neighbours.
-            IllegalActionError: the swap makes no line, or the game is over.
+            IllegalActionError: the swap makes no line (unless wasted swaps are moves), or the game is over.
         """
         swap = read_swap(text)
         action = format_swap(swap)
         if state.is_over:
             raise IllegalActionError(f"the game is over; {action} cannot be played")
         assert isinstance(state, CandyState)
-        if not effective(state.board, swap):
+        if not state.wasted_swaps and not effective(state.board, swap):
             raise IllegalActionError(f"{action} {state.why_not(swap)}")
         return action
 
@@ -448,6 +519,9 @@ class CandyCrush(Game):
             shuffled = data["shuffled"]
             if not isinstance(shuffled, bool):
                 raise ValueError("shuffled must be true or false")
+            wasted_swaps = data.get("wasted_swaps", False)  # absent in states saved before the option
+            if not isinstance(wasted_swaps, bool):
+                raise ValueError("wasted_swaps must be true or false")
         return CandyState(
             board="".join(rows),
             colours=colours,
@@ -458,6 +532,7 @@ class CandyCrush(Game):
             last=last,
             waves=tuple(waves),
             shuffled=shuffled,
+            wasted_swaps=wasted_swaps,
         )
 
 

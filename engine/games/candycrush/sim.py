@@ -1,8 +1,9 @@
 """How the simulated model plays Candy Crush: it reads the board like a player does (moves left, the
 swaps it can see), picks the swap the greedy bot values most, names the line it makes and the cascade
 it expects from the fall, and sometimes misreads the board: it sees three of a kind where a swap only
-brings two together (a swap that makes no line, which the game refuses). Its reflection says what the
-last swap cleared and whether a cascade followed."""
+brings two together (a swap that makes no line, which the game refuses, or with ``wasted_swaps``
+plays as a wasted move). Its reflection says what the last swap cleared and whether a cascade
+followed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import random
 from collections.abc import Mapping
 
 from engine.core import Action
-from engine.games.candycrush.board import COLOUR_NAMES, COLS, ROWS, SWAP_NAMES, SWAPS, swap_board
+from engine.games.candycrush.board import (
+    COLOUR_NAMES,
+    COLS,
+    ROWS,
+    SWAP_NAMES,
+    SWAPS,
+    effective_indices,
+    swap_board,
+)
 from engine.games.candycrush.bots import sure_clears
 from engine.games.candycrush.rules import CandyState, read_swap
 from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, last_position, position, slip_kind
@@ -31,10 +40,10 @@ def _pairs_next_to(board: str, r: int, c: int, colour: str, other: tuple[int, in
 def near_misses(state: CandyState) -> list[Action]:
     """Swaps that make no line but bring a candy next to one of its colour: the swaps a model that
     misreads the board by one cell believes in."""
-    legal = set(state.legal_actions())
+    lines = {SWAP_NAMES[i] for i in effective_indices(state.board)}
     found = []
     for (a, b), name in zip(SWAPS, SWAP_NAMES, strict=True):
-        if name in legal or state.cell(*a) == state.cell(*b):
+        if name in lines or state.cell(*a) == state.cell(*b):
             continue
         swapped = swap_board(state.board, (a, b))
         if any(_pairs_next_to(swapped, *cell, swapped[cell[0] * COLS + cell[1]], other) for cell, other in
@@ -52,7 +61,7 @@ class SimCandyCrush(SimBehaviour):
             return super().situation(ctx)
         return (
             f"{state.moves_left} of {state.max_moves} moves left and {state.score} candies cleared; "
-            f"I can see {len(state.legal_actions())} swaps that make a line."
+            f"I can see {len(effective_indices(state.board))} swaps that make a line."
         )
 
     def expectation(self, state: CandyState, action: Action) -> str:
@@ -98,7 +107,8 @@ class SimCandyCrush(SimBehaviour):
             return super().reasoning(ctx, analysis, action, slip, answers)
         lines = [self.situation(ctx), "The swaps I see:"]
         ranked = sorted(analysis.values, key=lambda a: analysis.values[a], reverse=True)
-        for candidate in ranked[:5]:
+        lines_up = {SWAP_NAMES[i] for i in effective_indices(state.board)}
+        for candidate in [a for a in ranked if a in lines_up][:5]:
             lines.append(f"- {self.expectation(state, candidate)}")
         if slip:
             lines.append(f"{self.slip_words(ctx, action, slip)} I'll go with {action}.")
@@ -116,8 +126,13 @@ class SimCandyCrush(SimBehaviour):
         after = last_position(ctx, CandyState)
         if ctx is None or after is None:
             return super().reflection(ctx)
-        if not after.waves:
+        if after.last is None:
             return "No swap has been played yet; look for the swap that clears the most."
+        if not after.waves:
+            return (
+                f"{after.last} made no line and used a move for nothing; {after.moves_left} moves left. "
+                "Only play a swap that lines up three of a kind."
+            )
         first, *cascade = after.waves
         action = after.last or "the last swap"
         words = f"{action} cleared {first} candies"

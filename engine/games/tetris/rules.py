@@ -593,6 +593,11 @@ class Tetris(Game):
         "space": "hard_drop",
         "c": "hold",
     }
+    #: In real time, Left, Right and Down repeat while held; a turn, a hard drop or a hold plays once
+    #: per press.
+    once_per_press: ClassVar[frozenset[Action]] = frozenset(
+        {"rotate_left", "rotate_right", "hard_drop", "hold"}
+    )
     controls: ClassVar[str] = (
         "Left / Right move, Up or X turns clockwise, Z anticlockwise, Down soft drop, Space hard drop, "
         "C hold (the board must have focus; the Real-time tick option plays against the clock)"
