@@ -23,6 +23,9 @@ from desktop import theme  # noqa: E402
 
 #: Set to 1 to skip the launch demo (the simulated model playing).
 NO_DEMO_ENV = "PLAYTRACE_NO_DEMO"
+#: Set to 1 to close the app as soon as its first window is on screen, after printing
+#: ``playtrace: window shown``: start-up measurements (benchmarks/bench_bundle.py) and installer tests.
+EXIT_WHEN_SHOWN_ENV = "PLAYTRACE_EXIT_WHEN_SHOWN"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,6 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             window.show_welcome()
         if args.presenter:
             window.presenter.enter()
+        if os.environ.get(EXIT_WHEN_SHOWN_ENV, "").strip() == "1":
+            # The loop runs: the window's show is handled; wait for it to be exposed (on screen).
+            while (handle := window.windowHandle()) is not None and not handle.isExposed():
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(0)  # and for its first paint
+            print("playtrace: window shown", flush=True)
+            window.close()
         await closed.wait()
         await window.controller.close()
 

@@ -391,7 +391,7 @@ def write_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], out: 
             raise SessionError(
                 "writing .parquet needs pyarrow: pip install 'playtrace[parquet]' (.csv needs nothing)"
             ) from exc
-        table = pa.table({c: [_cell(r.get(c)) for r in rows] for c in columns})
+        table = pa.table({c: _parquet_column([r.get(c) for r in rows]) for c in columns})
         pq.write_table(table, out)
         return
     import csv
@@ -401,6 +401,15 @@ def write_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], out: 
         writer.writeheader()
         for row in rows:
             writer.writerow({c: _cell(row.get(c)) for c in columns})
+
+
+def _parquet_column(values: list[Any]) -> list[Any]:
+    """A column as Parquet takes it: missing values stay null; a column that mixes numbers and text
+    (a free-text answer of "3") is written as text throughout."""
+    kinds = {type(v) for v in values if v is not None}
+    if len(kinds) > 1 and not kinds <= {int, float}:
+        return [None if v is None else str(v) for v in values]
+    return values
 
 
 def _cell(value: Any) -> Any:

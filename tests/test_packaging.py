@@ -102,8 +102,23 @@ def test_installer_recipes_exist_and_are_consistent() -> None:
     assert "dpkg-deb --build" in text
     for lib in ("libxcb-cursor0", "libxkbcommon-x11-0", "libegl1", "libxcb-icccm4", "libxcb-keysyms1"):
         assert lib in text
+    # The NES ROM's packages stay out of every bundle (tests/test_bundle.py checks a built one).
+    assert '"nes_py"' in spec and '"gym_super_mario_bros"' in spec
+    build = REPO / "installers" / "build.sh"
+    text = build.read_text(encoding="utf-8")
+    assert text.startswith("#!/bin/sh") and build.stat().st_mode & 0o111
+    assert "playtrace.spec" in text and "build_deb.sh" in text and "--noconfirm" in text
+    dmg = REPO / "installers" / "macos" / "build_dmg.sh"
+    assert dmg.read_text(encoding="utf-8").startswith("#!/bin/sh") and dmg.stat().st_mode & 0o111
+    assert "hdiutil create" in dmg.read_text(encoding="utf-8")
+    iss = (REPO / "installers" / "windows" / "playtrace.iss").read_text(encoding="utf-8")
+    assert "dist\\playtrace\\*" in iss and "playtrace.exe" in iss
+    workflow = (REPO / ".github" / "workflows" / "installers.yml").read_text(encoding="utf-8")
+    for recipe in ("installers/build.sh", "playtrace.iss", "build_dmg.sh", "--self-test"):
+        assert recipe in workflow, recipe
     docs = (REPO / "installers" / "README.md").read_text(encoding="utf-8")
-    assert "playtrace.spec" in docs and "build_deb.sh" in docs
+    for name in ("playtrace.spec", "build_deb.sh", "build.sh", "playtrace.iss", "build_dmg.sh", "packaging/"):
+        assert name in docs, name
 
 
 # -- dependencies ---------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
 #
 # Installs the app under /opt/playtrace, the `playtrace` command in /usr/bin and a menu entry.
 # Needs dpkg-deb (Debian/Ubuntu). Writes dist/playtrace_<version>_<arch>.deb.
-# PLAYTRACE_DIST and PLAYTRACE_DEB_DIR override the input folder and the output folder.
+# PLAYTRACE_DIST and PLAYTRACE_DEB_DIR override the input folder and the output folder;
+# PLAYTRACE_DEB_COMPRESSION (dpkg-deb's -Z: xz, the default and smallest, or gzip, zstd, none) trades
+# the package's size for the time it takes to build.
 set -eu
 cd "$(dirname "$0")/../.."
 
@@ -41,6 +43,7 @@ depends="libc6, libgl1, libegl1, libfontconfig1, libfreetype6, libdbus-1-3, libg
  libxkbcommon0, libxkbcommon-x11-0, libxcb-cursor0, libxcb-icccm4, libxcb-image0, libxcb-keysyms1,
  libxcb-render-util0, libxcb-shape0, libxcb-xinerama0, libxcb-xkb1, libxcb-randr0"
 
+# The bundle leaves ffmpeg out (installers/README.md); MP4 exports use Debian's when it is installed.
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: playtrace
 Version: $version
@@ -50,6 +53,7 @@ Architecture: $arch
 Maintainer: ${PLAYTRACE_MAINTAINER:-PlayTrace developers <playtrace@localhost>}
 Installed-Size: $(du -sk "$root/opt" | cut -f1)
 Depends: $depends
+Recommends: ffmpeg
 Description: play games with people and language models, and inspect every decision
  A desktop app and command line where people, built-in bots and language models play games,
  and where each model decision (prompt, reasoning, parsed action, verified answers) is recorded.
@@ -57,5 +61,5 @@ CONTROL
 
 mkdir -p "$out"
 deb="$out/playtrace_${version}_${arch}.deb"
-dpkg-deb --build --root-owner-group "$root" "$deb"
+dpkg-deb --build --root-owner-group -Z"${PLAYTRACE_DEB_COMPRESSION:-xz}" "$root" "$deb"
 echo "$deb"

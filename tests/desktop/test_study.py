@@ -173,3 +173,15 @@ def test_a_killed_simulation_resumes_where_it_stopped(study_file: Path, tmp_path
         games = [b for b in progress["blocks"] if b["kind"] in ("game", "practice")]
         assert len(games) == 5 and len({b["index"] for b in games}) == 5  # each block once
         assert not [b for b in progress["blocks"] if b["kind"] == "attempt"]
+
+
+def test_the_export_also_writes_parquet(
+    study_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli(capsys, "study", "simulate", str(study_file), "-n", "1", "--out", str(tmp_path / "A"))[0] == 0
+    code, _, _ = cli(capsys, "study", "export", str(tmp_path / "A"), "--out", str(tmp_path / "x.parquet"))
+    assert code == 0
+    data = pd.read_parquet(tmp_path / "x.parquet")
+    book = pd.read_csv(tmp_path / "x.codebook.csv")
+    assert list(data.columns) == list(book["column"])
+    assert (data.row_type == "game").sum() == 5
