@@ -460,6 +460,17 @@ class Match:
         """``player.act(obs)``, or the game's default action once the deadline has passed: at
         ``closes`` on the loop's clock (a real-time tick), else ``obs.deadline_s`` from now."""
         task = asyncio.ensure_future(player.act(obs))
+        try:
+            return await self._await_by_deadline(task, closes, obs, player)
+        except BaseException:
+            # The match was cancelled (a new game, the app closing) while the player was still to act:
+            # the player's own wait goes with it rather than lingering as a pending task.
+            task.cancel()  # a no-op when it is done; not awaited: a player may take a while to stop
+            raise
+
+    async def _await_by_deadline(
+        self, task: asyncio.Future[Decision], closes: float | None, obs: Observation, player: Player
+    ) -> Decision:
         loop = asyncio.get_running_loop()
         scheduled = closes is not None
         if closes is None:
