@@ -14,14 +14,11 @@ Run with ``.venv/bin/python benchmarks/bench_2048_gym.py [--scratch DIR]`` from 
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import random
-import subprocess
 import sys
 import tempfile
 import time
-import venv
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +29,7 @@ import gymnasium  # noqa: E402
 import engine  # noqa: E402
 import engine.games.g2048.rules  # noqa: E402
 import engine.gym  # noqa: E402,F401  (registers the environments)
+from benchmarks._peers import run_peer  # noqa: E402
 
 #: Seconds of random play timed per environment (the best of ``ROUNDS`` rounds is kept).
 BUDGET = 1.5
@@ -134,24 +132,8 @@ def breakdown(count: int = 20000) -> list[tuple[str, float]]:
 def peer(scratch: pathlib.Path) -> dict[str, Any] | None:
     """gymnasium-2048's random-play rate, in a virtualenv under ``scratch``; ``None`` (saying why)
     when it cannot be installed or run."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        venv.create(scratch, with_pip=True)
-    check = subprocess.run([str(python), "-c", "import gymnasium_2048"], capture_output=True)
-    if check.returncode != 0:
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES], capture_output=True, text=True
-        )
-        if install.returncode != 0:
-            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
-            print(f"  could not install {' '.join(PEER_PACKAGES)} in {scratch} (offline?): {last}")
-            return None
-    script = PEER % {"budget": BUDGET, "rounds": ROUNDS}
-    run = subprocess.run([str(python), "-c", script], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"  the gymnasium-2048 run failed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=PEER_PACKAGES, probe="gymnasium_2048",
+                    script=PEER % {"budget": BUDGET, "rounds": ROUNDS}, name="gymnasium-2048")
 
 
 def main() -> None:

@@ -21,16 +21,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import pathlib
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import venv
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
@@ -39,6 +35,7 @@ import gymnasium  # noqa: E402
 
 import engine  # noqa: E402
 import engine.gym  # noqa: E402,F401  (registers the environments)
+from benchmarks._peers import run_peer  # noqa: E402
 from engine.games.candycrush import ACTIONS  # noqa: E402
 from engine.players import Observation  # noqa: E402
 
@@ -199,27 +196,9 @@ def greedy_scores(episodes: int = 10) -> list[int]:
 def peer(scratch: pathlib.Path) -> dict[str, Any] | None:
     """tile-match-gym's random-play rate, rgb_array frame rate and 30 random scores, in a virtualenv
     under ``scratch``; ``None`` (saying why) when it cannot be installed or run."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        venv.create(scratch, with_pip=True)
-    check = subprocess.run([str(python), "-c", "import tile_match_gym"], capture_output=True)
-    if check.returncode != 0:
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES], capture_output=True, text=True
-        )
-        if install.returncode != 0:
-            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
-            print(f"  could not install {' '.join(PEER_PACKAGES)} in {scratch} (offline?): {last}")
-            return None
     # tile-match-gym draws with pygame: no window and no sound device on a headless machine.
-    quiet = os.environ | {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    run = subprocess.run(
-        [str(python), "-c", PEER % {"budget": BUDGET}], capture_output=True, text=True, env=quiet
-    )
-    if run.returncode != 0:
-        print(f"  the tile-match-gym run failed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=PEER_PACKAGES, probe="tile_match_gym", script=PEER % {"budget": BUDGET},
+                    name="tile-match-gym", env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
 
 
 def _summary(scores: list[int] | list[float]) -> str:

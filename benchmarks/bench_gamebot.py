@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import pathlib
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import venv
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from benchmarks._peers import run_peer  # noqa: E402
 from benchmarks.bench_engine import decision_times, random_steps_per_second, sample_states  # noqa: E402
 from engine.roster import make_player  # noqa: E402
 
@@ -147,37 +145,14 @@ print(json.dumps(out))
 
 def peer_frames(scratch: pathlib.Path) -> dict[str, Any] | None:
     """PettingZoo's own ``rgb_array`` frame rate (pygame), in its virtualenv; ``None`` if absent."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        return None
-    run = subprocess.run([str(python), "-c", PEER_FRAMES % {"budget": BUDGET / 2}], capture_output=True,
-                         text=True)
-    if run.returncode != 0:
-        print(f"  the peer's frames could not be timed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=[], probe="pettingzoo", script=PEER_FRAMES % {"budget": BUDGET / 2},
+                    name="peer frames", install=False)
 
 
 def peer_steps_per_second(scratch: pathlib.Path) -> dict[str, float] | None:
     """PettingZoo's own classic environments, timed in a virtualenv under ``scratch``."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        venv.create(scratch, with_pip=True)
-    probe = "import pettingzoo.classic.connect_four_v3"
-    check = subprocess.run([str(python), "-c", probe], capture_output=True)
-    if check.returncode != 0:
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "pettingzoo[classic]"], capture_output=True, text=True
-        )
-        if install.returncode != 0:
-            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
-            print(f"  could not install pettingzoo[classic] in {scratch} (offline?): {last}")
-            return None
-    run = subprocess.run([str(python), "-c", PEER % {"budget": BUDGET}], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"  the peer run failed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=["pettingzoo[classic]"], probe="pettingzoo.classic.connect_four_v3",
+                    script=PEER % {"budget": BUDGET}, name="peer")
 
 
 def main() -> None:

@@ -11,14 +11,11 @@ Run with ``.venv/bin/python benchmarks/bench_sokoban.py [--scratch DIR]`` from t
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import venv
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
@@ -27,6 +24,7 @@ import gymnasium  # noqa: E402
 
 import engine  # noqa: E402
 import engine.gym  # noqa: E402,F401  (registers the environments)
+from benchmarks._peers import run_peer  # noqa: E402
 from engine.games.sokoban import generate  # noqa: E402
 
 #: Seconds of random play timed per environment.
@@ -127,25 +125,8 @@ def render_ms(width: int, height: int, budget: float = BUDGET / 2) -> float:
 def peer_figures(scratch: pathlib.Path) -> dict[str, Any] | None:
     """gym-sokoban's figures, timed in a virtualenv under ``scratch``; ``None`` (with the reason
     printed) when it cannot be installed or run."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        venv.create(scratch, with_pip=True)
-    check = subprocess.run([str(python), "-c", "import gym_sokoban"], capture_output=True)
-    if check.returncode != 0:
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "gym-sokoban"], capture_output=True, text=True
-        )
-        if install.returncode != 0:
-            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
-            print(f"  could not install gym-sokoban in {scratch} (offline?): {last}")
-            return None
-    run = subprocess.run(
-        [str(python), "-c", PEER % {"budget": BUDGET, "resets": 3}], capture_output=True, text=True
-    )
-    if run.returncode != 0:
-        print(f"  the gym-sokoban run failed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=["gym-sokoban"], probe="gym_sokoban",
+                    script=PEER % {"budget": BUDGET, "resets": 3}, name="gym-sokoban")
 
 
 def main() -> None:

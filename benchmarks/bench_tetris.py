@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import pathlib
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import venv
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
@@ -32,6 +29,7 @@ import gymnasium  # noqa: E402
 
 import engine  # noqa: E402
 import engine.gym  # noqa: E402,F401  (registers the environments)
+from benchmarks._peers import run_peer  # noqa: E402
 from engine.players import Observation  # noqa: E402
 
 #: Seconds of random play (and of rendering) timed per environment.
@@ -152,23 +150,8 @@ def bot_decision_ms(decisions: int = 200) -> list[float]:
 def peer(scratch: pathlib.Path) -> dict[str, Any] | None:
     """tetris-gymnasium's random-play rate and rgb_array frame rate, in a virtualenv under
     ``scratch``; ``None`` (saying why) when it cannot be installed or run."""
-    python = scratch / "bin" / "python"
-    if not python.exists():
-        venv.create(scratch, with_pip=True)
-    check = subprocess.run([str(python), "-c", "import tetris_gymnasium.envs"], capture_output=True)
-    if check.returncode != 0:
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES], capture_output=True, text=True
-        )
-        if install.returncode != 0:
-            last = (install.stderr.strip().splitlines() or ["no output"])[-1]
-            print(f"  could not install {' '.join(PEER_PACKAGES)} in {scratch} (offline?): {last}")
-            return None
-    run = subprocess.run([str(python), "-c", PEER % {"budget": BUDGET}], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"  the tetris-gymnasium run failed: {run.stderr.strip()[-300:]}")
-        return None
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run_peer(scratch, packages=PEER_PACKAGES, probe="tetris_gymnasium.envs",
+                    script=PEER % {"budget": BUDGET}, name="tetris-gymnasium")
 
 
 def main() -> None:
