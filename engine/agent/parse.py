@@ -301,3 +301,32 @@ def parse_answer(game: Game, state: State, seat: Seat | None, raw: object) -> Pa
     return ParseResult(
         text, ex.extracted, matched, OK, reason="; ".join(reasons), thought=ex.thought, tags=tags
     )
+
+
+#: The four grid directions, as 2048's and Sokoban's actions name them.
+DIRECTIONS: tuple[str, ...] = ("up", "down", "left", "right")
+
+
+def extract_direction(text: str, legal: Sequence[str]) -> Extraction:
+    """A direction move (``up``, ``down``, ``left``, ``right``): the last ``move:`` line, where the first
+    direction word counts (``push up`` is ``up``); without one, the last direction word in the text."""
+    thought = last_value(text, "thought")
+    vocabulary = list(dict.fromkeys([*DIRECTIONS, *legal]))
+    moves = keyword_lines(text, "move")
+    if moves:
+        value = moves[-1]
+        if not value:
+            return Extraction(None, error="the 'move:' line is empty", thought=thought)
+        word = first_word_of(value, vocabulary)
+        if word is None:
+            return Extraction(value, thought=thought)  # let the game say why it is not a move
+        reason = "" if value.lower() == word else f"took {word!r} from the 'move:' line {value!r}"
+        if len(moves) > 1:
+            reason = "; ".join(filter(None, [reason, f"used the last of {len(moves)} 'move:' lines"]))
+        return Extraction(word, reason=reason, thought=thought)
+    word = last_word_of(text, vocabulary)
+    if word is None:
+        error = "no 'move:' line and no direction (up, down, left, right) in the answer"
+        return Extraction(None, error=error, thought=thought)
+    reason = "no 'move:' line; took the last direction word in the answer"
+    return Extraction(word, reason=reason, thought=thought)
