@@ -41,7 +41,7 @@ from desktop.score_plot import ScorePlot
 from desktop.status import step_number
 from desktop.timeline import Timeline
 from desktop.welcome import WelcomeCard
-from desktop.widgets import Banner, card
+from desktop.widgets import Banner, ElidedLabel, card
 from engine.players import HUMAN
 from sessions import SessionError, annotations
 
@@ -184,7 +184,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.overlay = ShortcutOverlay(central)
 
-        self.status_label = QLabel("")
+        self.status_label = ElidedLabel("")
         self.status_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.session_label = QLabel("")
         self.session_label.setObjectName("Muted")

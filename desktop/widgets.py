@@ -655,3 +655,25 @@ class Banner(QFrame):
         """Show the banner with ``html`` (rich text: escape anything quoted from files)."""
         self.text.setText(html)
         self.show()
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that ends in "…" when its text is wider than the room it has, with the whole
+    text as its tooltip (``text()`` still gives the whole text)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        super().setText(text)
+        self.setToolTip(text if text else "")
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), 40), hint.height())
+
+    def paintEvent(self, _event: object) -> None:  # noqa: N802
+        from PySide6.QtGui import QPainter
+
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.end()
