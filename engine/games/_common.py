@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 
-from engine.core import Action, IllegalActionError, Seat, StateFormatError
+from engine.core import Action, IllegalActionError, InvalidActionError, Seat, State, StateFormatError
 
-__all__ = ["ARROW_KEYS", "ONE_PLAYER", "one_action", "reading_state", "task_prompts", "two_player_scores"]
+__all__ = [
+    "ARROW_KEYS", "ONE_PLAYER", "direction_in", "one_action", "reading_state", "task_prompts",
+    "two_player_scores",
+]
 
 #: Arrow keys and W A S D, for games whose actions are the four directions.
 ARROW_KEYS: Mapping[str, Action] = {
@@ -89,3 +93,24 @@ def one_action(
 
 #: :func:`one_action`'s refusal for a one-player game.
 ONE_PLAYER = "seat {seat} does not play {name} (one player, seat 0)"
+
+
+_DIRECTION_WORDS = re.compile(r"\b(up|down|left|right)\b")
+
+
+def direction_in(text: str, state: State) -> Action:
+    """The one direction (``up``, ``down``, ``left``, ``right``) named in free text (``"move: UP."``,
+    ``"push down"``), for games whose actions are the four directions.
+
+    Raises:
+        InvalidActionError: no direction, or several different directions, are named.
+        IllegalActionError: the game is over.
+    """
+    words = set(_DIRECTION_WORDS.findall(text.lower()))
+    if len(words) != 1:
+        what = "no move" if not words else f"several moves ({', '.join(sorted(words))})"
+        raise InvalidActionError(f"{text!r} names {what}; answer with one of up, down, left, right")
+    action = words.pop()
+    if state.is_over:
+        raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+    return action

@@ -22,7 +22,6 @@ import dataclasses
 import functools
 import math
 import random
-import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -37,7 +36,7 @@ from engine.core import (
     Transition,
     seats_of,
 )
-from engine.games._common import ARROW_KEYS, reading_state
+from engine.games._common import ARROW_KEYS, direction_in, reading_state
 from engine.options import Option
 
 Board = tuple[tuple[int, ...], ...]
@@ -349,7 +348,6 @@ def score_2048(merged_sum: float) -> float:
 
 # -- game --------------------------------------------------------------------------------------
 
-_DIRECTION_WORDS = re.compile(r"\b(up|down|left|right)\b")
 _RULES = """\
 2048 is played on a {n}x{n} grid of numbered tiles.
 Each turn you choose one move: up, down, left or right. All tiles slide as far as possible in that
@@ -420,14 +418,7 @@ class Game2048(Game):
             InvalidActionError: no direction, or several different directions, are named.
             IllegalActionError: the game is over.
         """
-        words = set(_DIRECTION_WORDS.findall(text.lower()))
-        if len(words) != 1:
-            what = "no move" if not words else f"several moves ({', '.join(sorted(words))})"
-            raise InvalidActionError(f"{text!r} names {what}; answer with one of {', '.join(ACTIONS)}")
-        action = words.pop()
-        if state.is_over:
-            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
-        return action
+        return direction_in(text, state)
 
     def state_from_json(self, data: JsonDict) -> State2048:
         with reading_state(data, "2048", "2048"):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -42,7 +41,7 @@ from engine.core import (
     Transition,
     seats_of,
 )
-from engine.games._common import ARROW_KEYS, ONE_PLAYER, one_action, reading_state
+from engine.games._common import ARROW_KEYS, ONE_PLAYER, direction_in, one_action, reading_state
 from engine.games.sokoban.deadlock import dead_box
 from engine.games.sokoban.generator import DEFAULT_BOXES, DEFAULT_SIZE, generate
 from engine.games.sokoban.levels import Level, LevelFormatError, level_from_rows, parse_levels, read_levels
@@ -451,7 +450,6 @@ def _ranges(cols: list[int]) -> str:
 
 # -- game --------------------------------------------------------------------------------------
 
-_DIRECTION_WORDS = re.compile(r"\b(up|down|left|right)\b")
 _RULES = """\
 Sokoban: you are a warehouse keeper (@) on a grid. Push every box ($) onto a goal (.).
 Each turn you choose one move: up, down, left or right. You walk one cell that way. If a box is
@@ -558,14 +556,7 @@ class Sokoban(Game):
             InvalidActionError: no direction, or several different directions, are named.
             IllegalActionError: the game is over.
         """
-        words = set(_DIRECTION_WORDS.findall(text.lower()))
-        if len(words) != 1:
-            what = "no move" if not words else f"several moves ({', '.join(sorted(words))})"
-            raise InvalidActionError(f"{text!r} names {what}; answer with one of {', '.join(ACTIONS)}")
-        action = words.pop()
-        if state.is_over:
-            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
-        return action
+        return direction_in(text, state)
 
     def state_from_json(self, data: JsonDict) -> SokobanState:
         with reading_state(data, "sokoban", "Sokoban"):
