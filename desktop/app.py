@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
-from PySide6.QtCore import QObject, Signal  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, Signal  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop import theme  # noqa: E402
@@ -142,6 +142,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         collector.timer.stop()
+        reporter.on_crash = None  # the window it reports to is about to go
+        # Delete the window now, while automatic collection is still off, then collect once here: a
+        # collection that starts inside a Qt destructor (while it disconnects a signal) can deadlock on
+        # Qt's own lock when it deletes another Qt object.
+        window.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
         gc.enable()
     return 0
 

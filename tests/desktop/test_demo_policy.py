@@ -115,8 +115,13 @@ def _run_main(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
 
     def show_then_close(self: Any) -> None:
         original(self)
-        shown.append(self)
-        QTimer.singleShot(400, self.close)
+
+        def look_then_close() -> None:  # the window is deleted when main() returns: look before
+            shown.append({"demo_active": self.demo_active,
+                          "welcome": self.game_stack.currentWidget() is self.welcome})
+            self.close()
+
+        QTimer.singleShot(400, look_then_close)
 
     monkeypatch.setattr(main_window.MainWindow, "show", show_then_close)
     monkeypatch.setattr(main_window, "demo_setup", _fast_demo)
@@ -143,7 +148,7 @@ def test_later_launch_opens_idle_and_demo_flag_forces_the_demo(
     settings.demo_done = True
     settings.sync()
     window = _run_main(monkeypatch, [])
-    assert not window.demo_active and window.game_stack.currentWidget() is window.welcome
+    assert not window["demo_active"] and window["welcome"]
     assert sessions.Catalogue(sessions.default_root()).list() == []
 
     window = _run_main(monkeypatch, ["--demo"])
