@@ -673,6 +673,7 @@ class ElidedLabel(QLabel):
         from PySide6.QtGui import QPainter
 
         painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
         rect = self.contentsRect()
         shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
         painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
