@@ -412,10 +412,11 @@ async def take_annotate(window: Any, out: Path) -> list[Path]:
     from desktop.controller import GameSetup, SeatSetup
 
     c = window.controller
-    window.start_game(GameSetup("tictactoe", [SeatSetup("sim", dict(SIM_OPTIONS)), SeatSetup("minimax")],
-                                seed=3, delay=0))
-    await _until(lambda: c.game is not None and c.game.id == "tictactoe" and c.finished_status is not None)
-    window.open_session(c.folder)
+    folder = await window.start_game(
+        GameSetup("tictactoe", [SeatSetup("sim", dict(SIM_OPTIONS)), SeatSetup("minimax")], seed=3, delay=0)
+    )
+    await _until(lambda: c.folder == folder and c.finished_status is not None)
+    window.open_session(folder)
     await _until(lambda: c.mode == "replay")
     panel = toggle_annotations(window)
     # The dock takes room from the game area: the board is narrowed as a person drags the splitter, so
