@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.study import Block, Study, StudyError, parse_study
 from sessions import schema
+from sessions._eventlog import read_event_log
 from sessions.errors import SessionError
 from sessions.writer import atomic_write_json
 
@@ -258,22 +259,6 @@ def _answers_for(progress: Progress, blocks: Mapping[int, Block], game_block: Bl
     return {}
 
 
-def _events(session_dir: Path) -> list[dict[str, Any]]:
-    out = []
-    try:
-        text = (session_dir / schema.EVENTS_FILE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return out
-    for line in text.splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue  # a torn last line
-        if isinstance(item, dict):
-            out.append(item)
-    return out
-
-
 def _time(ts: Any) -> dt.datetime | None:
     try:
         return dt.datetime.fromisoformat(str(ts).replace("Z", "+00:00"))
@@ -290,7 +275,8 @@ def _game_rows(
     game_raw: Mapping[str, tuple[str | None, str | None]],
 ) -> Iterator[dict[str, Any]]:
     assert block.game is not None
-    events = _events(session_dir)
+    # The session reader's own log: torn lines skipped, older event versions upgraded.
+    events = list(read_event_log(session_dir / schema.EVENTS_FILE))
     game_cols = {
         "game_key": block.game.key,
         "game": block.game.game,
