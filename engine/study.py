@@ -59,6 +59,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.tomllines import locate
+
 __all__ = [
     "Block",
     "Item",
@@ -475,42 +477,13 @@ class _Reader:
     """Typed look-ups in the parsed file whose errors name the line of the key."""
 
     def __init__(self, text: str, source: str) -> None:
-        self.lines = text.splitlines()
+        self.text = text
         self.source = source
 
     def line_of(self, path: Sequence[str | int], key: str | None) -> int | None:
-        """The line of ``key`` inside the table at ``path`` (``["game", 1]``: the second [[game]])."""
-        start, end = 0, len(self.lines)
-        header = ""
-        for part in path:
-            if isinstance(part, str):
-                header = f"{header}.{part}" if header else part
-                continue
-            pattern = re.compile(rf"^\s*\[\[\s*{re.escape(header)}\s*\]\]")
-            hits = [n for n in range(start, end) if pattern.match(self.lines[n])]
-            if part >= len(hits):
-                return None
-            start = hits[part] + 1
-            nxt = [
-                n
-                for n in range(start, end)
-                if re.match(r"^\s*\[", self.lines[n]) and not self.lines[n].strip().startswith(f"[[{header}.")
-            ]
-            end = nxt[0] if nxt else end
-        if path and isinstance(path[-1], str):  # a plain [table]
-            pattern = re.compile(rf"^\s*\[\s*{re.escape(header)}\s*\]")
-            hits = [n for n in range(start, end) if pattern.match(self.lines[n])]
-            if hits:
-                start = hits[0] + 1
-        if key is None:
-            return start if start else None
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        for n in range(start, end):
-            if pattern.match(self.lines[n]):
-                return n + 1
-            if not path and re.match(r"^\s*\[", self.lines[n]):
-                break
-        return start if start else None
+        """The line of ``key`` inside the table at ``path`` (``["game", 1]``: the second [[game]]),
+        or of the table itself when ``key`` is ``None``."""
+        return locate(self.text, [*path, key] if key is not None else path)
 
     def fail(self, message: str, path: Sequence[str | int], key: str | None) -> Any:
         raise StudyError(message, self.line_of(path, key), self.source)

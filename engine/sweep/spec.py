@@ -8,7 +8,7 @@ game or a seed, never renames the episodes already played.
 
 Mistakes are reported as :class:`SweepFileError`, one line naming the file, the line and the key, and
 what was expected. ``tomllib`` reports the line of a syntax error itself; for a wrong value the line
-is found by following the file's table headers to the key (:func:`_locate`).
+is found by following the file's table headers to the key (:func:`engine.tomllines.locate`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from engine.core import GameError, UnknownGameError
 from engine.options import OptionError, validate
 from engine.players import HUMAN
 from engine.roster import is_model_spec
+from engine.tomllines import locate
 
 __all__ = [
     "Cell",
@@ -277,42 +278,6 @@ def provider_of(spec: str) -> str | None:
 # -- reading -------------------------------------------------------------------------------------------
 
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*=""")
-
-
-def _locate(text: str, path: Sequence[str | int]) -> int | None:
-    """The line (1-based) that defines the longest prefix of ``path``, following the table headers
-    (``[[games]]`` counts entries of ``games``); ``None`` when no line does."""
-    target = tuple(path)
-    counters: dict[tuple[Any, ...], int] = {}
-    current: tuple[Any, ...] = ()
-    best: tuple[int, int] | None = None  # (prefix length, line)
-
-    def consider(full: tuple[Any, ...], line: int) -> None:
-        nonlocal best
-        if target[: len(full)] == full and (best is None or len(full) > best[0]):
-            best = (len(full), line)
-
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
-        if header and not _KEY.match(line):
-            names = tuple(part.strip().strip("\"'") for part in header.group(2).split("."))
-            if header.group(1) == "[[":
-                index = counters.get(names, -1) + 1
-                counters[names] = index
-                current = (*names, index)
-                consider(names, number)  # the first [[games]] is where "games" starts
-            else:
-                current = names
-            consider(current, number)
-            continue
-        key = _KEY.match(line)
-        if key:
-            consider((*current, key.group(1).strip("\"'")), number)
-    return best[1] if best else None
-
-
 class _Reader:
     """Reads the parsed TOML with the file's text at hand, so every error names its line."""
 
@@ -321,7 +286,7 @@ class _Reader:
         self.name = name
 
     def fail(self, path: Sequence[str | int], expected: str) -> SweepFileError:
-        line = _locate(self.text, path)
+        line = locate(self.text, path)
         where = f"{self.name}:{line}" if line else self.name
         key = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
                       for i, p in enumerate(path))
