@@ -593,7 +593,7 @@ def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
     import qasync
 
     from desktop.app import create_app
-    from desktop.cli_common import EXIT_FAILURE, EXIT_OK, UsageError, err
+    from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err
     from desktop.crash import setup_logging
 
     if participant is not None and participant in folder.participant_ids():
@@ -626,7 +626,7 @@ def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
 
 def choose_study(window: Any) -> None:
     """*File → Run study…*: choose a study file and a results folder, then open the flow full screen."""
-    from desktop.cli_common import default_root
+    from desktop.cli.common import default_root
     from engine.study import StudyError, check_games, load_study
 
     name, _ = QFileDialog.getOpenFileName(window, "Run study — choose the study file", "",

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     compact_table,
@@ -327,7 +327,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return own
     video = _export_kind(args)
     if video is None:
-        from desktop.cli_common import EXIT_USAGE
+        from desktop.cli.common import EXIT_USAGE
 
         return EXIT_USAGE
     try:
@@ -404,7 +404,7 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from desktop.cli_common import EXIT_USAGE
+    from desktop.cli.common import EXIT_USAGE
     from desktop.video_export import VideoExportError, export_video, plan_video, prepare
 
     try:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -44,7 +44,7 @@ from desktop.cli_common import (
     parse_game_options,
     stdout_console,
 )
-from desktop.cli_models import KEY_VARS, key_present
+from desktop.cli.models import KEY_VARS, key_present
 from engine.batch import FINISHED_STATUSES, BatchOutcome, BatchPlan, BatchRunner, EpisodeStats, close_players
 from engine.core import Game, GameError, UnknownGameError
 from engine.llm.limits import RateLimits, parse_limit
