@@ -5,6 +5,7 @@ One folder per session (``manifest.json``, ``events.jsonl``, ``attachments/``); 
 the engine.
 """
 
+from sessions._files import read_manifest
 from sessions.catalogue import Catalogue, SessionSummary
 from sessions.errors import MigrationError, SessionError
 from sessions.export import export_zip, import_zip
@@ -27,6 +28,7 @@ __all__ = [
     "export_zip",
     "import_zip",
     "load_session",
+    "read_manifest",
     "redact",
     "register_secret",
     "user_data_dir",
