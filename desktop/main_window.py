@@ -31,12 +31,13 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import presenter, theme
 from desktop.action_panel import ActionPanel
-from desktop.board_view import BoardView, shown_records, shown_state
+from desktop.board_view import BoardView
 from desktop.checks_view import disputes_by_target, session_tallies
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
 from desktop.menus import build_actions, install_menus
+from desktop.model.visibility import hides_other_seats, shown_records, shown_state
 from desktop.score_plot import ScorePlot
 from desktop.status import step_number
 from desktop.timeline import Timeline
@@ -469,7 +470,7 @@ class MainWindow(QMainWindow):
             records = shown_records(c.game, everything, self._people(), c.live)
             self._prepare_checks(step, records)
             self.inspector.show_step(step, records, c.resolve)
-            self._notice_hidden(records != everything, reset=True)
+            self._notice_hidden(hides_other_seats(c.game, everything, self._people(), c.live), reset=True)
 
     def _on_marks(self, answer: tuple[str, ...], truth: tuple[str, ...]) -> None:
         """Mark a selected intermediate answer on the board, for the seat whose answer it is."""
@@ -533,7 +534,7 @@ class MainWindow(QMainWindow):
             shown = shown_records(c.game, [record], self._people(), c.live)
             for item in shown:
                 self.inspector.append_live(dict(item))
-            self._notice_hidden(shown != [record])
+            self._notice_hidden(hides_other_seats(c.game, [record], self._people(), c.live))
 
     def _notice_hidden(self, hidden: bool, *, reset: bool = False) -> None:
         """Say why the panel holds less than the session, when another seat's records are hidden."""

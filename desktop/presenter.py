@@ -40,7 +40,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.board_view import shown_records, shown_state
+from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
