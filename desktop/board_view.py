@@ -143,6 +143,9 @@ class BoardView(QWidget):
         # A move being built click by click (checkers: the piece, then each landing square).
         self._path: str | None = None
         self._paths: dict[str, str] = {}
+        # A clicked cell that begins several actions ("C2" of Sudoku's "C2 1" … "C2 9"): a key typed
+        # next completes it ("C2" then 7 plays "C2 7").
+        self._selected: str | None = None
         # Cells marked for a selected intermediate answer: the model's items and the truth's.
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._marks_seat: Seat | None = None
@@ -220,6 +223,8 @@ class BoardView(QWidget):
         self._caption = caption
         if self._path is not None and not self._continuations(self._path):
             self._path = None
+        if self._selected is not None and not self._completions(self._selected):
+            self._selected = None
         if self._hover not in self._legal and self._hover != self._path:
             self._hover = None
         self.setCursor(Qt.CursorShape.PointingHandCursor if interactive else Qt.CursorShape.ArrowCursor)
@@ -252,6 +257,22 @@ class BoardView(QWidget):
         start = prefix + PATH_SEP
         return [a for a in (*self._legal, *self._paths) if a.startswith(start)]
 
+    @property
+    def selected(self) -> str | None:
+        """The cell clicked for a move a typed key completes, or ``None``."""
+        return self._selected
+
+    def _completions(self, item: str) -> list[str]:
+        """The legal actions that are ``item`` followed by one more word (``"C2"`` → ``"C2 7"``)."""
+        start = item + " "
+        return [a for a in self._legal if a.startswith(start) and " " not in a[len(start):]]
+
+    def _secondary(self, item: str) -> str | None:
+        """The one legal action that is a word followed by ``item`` (``"flag B3"`` for ``"B3"``): what
+        a right-click on ``item`` plays; ``None`` when there is none or more than one."""
+        found = [a for a in self._legal if a.endswith(" " + item) and " " not in a[: -len(item) - 1]]
+        return found[0] if len(found) == 1 else None
+
     def _playable(self, clicked: str) -> str | None:
         """The action ``clicked`` (a cell or a path) plays: itself when legal, or its mapped action."""
         if clicked in self._legal:
@@ -279,6 +300,11 @@ class BoardView(QWidget):
             return float(aspect) if aspect else 1.0
         except (TypeError, ValueError):
             return 1.0
+
+    @property
+    def aspect(self) -> float:
+        """The board's width over its height (the renderer's, 1 for the text fallback)."""
+        return self._aspect()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         return QSize(460, round(460 / self._aspect()))
@@ -342,6 +368,8 @@ class BoardView(QWidget):
             cut = len(self._path) + len(PATH_SEP)
             nxt = {a[cut:].split(PATH_SEP)[0] for a in self._continuations(self._path)}
             chosen = (*self._path.split(PATH_SEP), *sorted(nxt))
+        elif self._selected is not None:
+            chosen = (self._selected,)
         hover = (self._hover,) if self._hover else ()
         highlight = tuple(dict.fromkeys((*self._highlight, *chosen, *hover)))
         key = (id(self._state), rect.width(), rect.height(), dpr, highlight)
@@ -449,7 +477,7 @@ class BoardView(QWidget):
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Escape
-            and self._path is not None
+            and (self._path is not None or self._selected is not None)
         ):
             event.accept()
             return True
@@ -500,12 +528,23 @@ class BoardView(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)
-        if name == "escape" and self._path is not None:
-            # Escape drops a move being built click by click.
+        if name == "escape" and (self._path is not None or self._selected is not None):
+            # Escape drops a move being built click by click, or a cell picked for typing.
             event.accept()
-            self._path = None
+            self._path = self._selected = None
             self._invalidate()
             return
+        if self._selected is not None and self._interactive and not event.modifiers() & _CHORD:
+            typed = event.text().strip()
+            if typed and not event.isAutoRepeat():
+                event.accept()
+                action = f"{self._selected} {typed}"
+                if action in self._legal:
+                    self.sig_action_requested.emit(action)
+                else:
+                    self.nudge()
+                    self.sig_action_refused.emit(action)
+                return
         plain = self._game is not None and name is not None and not event.modifiers() & _CHORD
         if self.real_time:
             if not plain or name not in self._game_keys:
@@ -606,9 +645,25 @@ class BoardView(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self.setFocus(Qt.FocusReason.MouseFocusReason)
-        if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
+        if not self._interactive:
+            return
+        if event.button() == Qt.MouseButton.RightButton:
+            # A right-click plays the one action that names a verb and the cell (Minesweeper's flag).
+            item = self.action_at(event.position())
+            secondary = self._secondary(item) if item is not None else None
+            if secondary is not None:
+                self._path = self._selected = None
+                self.sig_action_requested.emit(secondary)
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
             return
         action = self.action_at(event.position())
+        if action is not None and self._completions(action) and self._playable(action) is None:
+            # The first word of a move typed next (a Sudoku cell): select it (again: unselect).
+            self._path = None
+            self._selected = None if self._selected == action else action
+            self._invalidate()
+            return
         if action is not None and self._path is not None and action != self._path.split(PATH_SEP)[-1]:
             extended = f"{self._path}{PATH_SEP}{action}"
             if self._playable(extended) is not None or self._continuations(extended):
@@ -638,7 +693,9 @@ class BoardView(QWidget):
         if action is not None and self._path is not None:
             extended = f"{self._path}{PATH_SEP}{action}"
             action = extended if self._playable(extended) or self._continuations(extended) else action
-        hover = action if action and (self._playable(action) or self._continuations(action)) else None
+        hover = action if action and (
+            self._playable(action) or self._continuations(action) or self._completions(action)
+        ) else None
         if hover != self._hover:
             self._hover = hover
             self.update()

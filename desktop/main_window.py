@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import presenter, theme
 from desktop.action_panel import ActionPanel
+from desktop.board_area import BoardArea
 from desktop.board_view import BoardView
 from desktop.checks_view import disputes_by_target, session_tallies
 from desktop.controller import GameSetup, SeatSetup, SessionController
@@ -122,19 +123,11 @@ class MainWindow(QMainWindow):
         self.warning_banner = Banner("WarningBanner")
 
         self.board = BoardView()
-        self.board_caption = QLabel("")
-        self.board_caption.setObjectName("Muted")
-        self.board_caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.board_caption.setWordWrap(True)
-        board_box = QWidget()
-        board_layout = QVBoxLayout(board_box)
-        board_layout.setContentsMargins(0, 0, 0, 0)
-        board_layout.setSpacing(4)
-        board_layout.addWidget(self.board, 1)
         self._checks_step = 0  # the step whose verified answers the model panel shows
         self.action_panel = ActionPanel()
-        board_layout.addWidget(self.action_panel)
-        board_layout.addWidget(self.board_caption)
+        board_box = BoardArea(self.board, self.action_panel)
+        self.board_area = board_box
+        self.board_caption = board_box.caption
         # With nothing open the game area shows a welcome card instead of an empty board.
         self.welcome = WelcomeCard(demo_tip=_demo_tip())
         self.game_stack = QStackedWidget()
