@@ -1,30 +1,30 @@
 """Courtroom: cross-examination in the style of LMGame-Bench's Ace Attorney, on PlayTrace's own cases.
 
-The defense attorney (the player) hears witnesses testify. During a cross-examination the player
-moves through the statements (``next``, ``back``), ``press``-es the current statement for more detail
-(some presses reveal a new statement or a new piece of evidence), and ``present E<n>``-s a piece of
-evidence at the statement it contradicts. Breaking a testimony may lead to a question for the defense
-(``choose A`` to ``choose D``). Cases are read from ``assets/courtroom`` (:mod:`.cases`).
+The defense attorney (the player) hears witnesses testify. During a cross-examination the player moves
+through the statements (``next``, ``back``), ``press``-es the current statement for more detail (some
+presses reveal a new statement or a new piece of evidence), and ``present E<n>``-s a piece of evidence at
+the statement it contradicts. Breaking a testimony may lead to a question for the defense (``choose A``
+to ``choose D``). Cases are read from ``assets/courtroom`` (:mod:`.cases`).
 
-Scoring follows LMGame-Bench (Appx A.1): the raw score is the **total count of correct actions across
-all case levels, until five incorrect decisions have been used** — "evidence submissions, dialogue
-choices": a correct presentation and a correct answer to a question each count one; presenting
-evidence that contradicts nothing, or a wrong answer, costs one of the five penalties. A press that
-reveals a statement or evidence is a step the key needs but, as in the paper, not a scored decision
-(option ``score_presses=true`` counts its first press too, PlayTrace's earlier rule). Solving a case goes on to the next one, so the score spans levels. The
-procedural progress score is "highest level reached, plus courtroom actions completed within that
-level" ("L2 - 3 Step"): the metrics ``level`` and ``level_steps`` hold the two, and ``progress`` joins
-them in one figure, the cases solved plus the share of the current case's key completed.
+Scoring follows LMGame-Bench (Appx A.1): the raw score is the **total count of correct actions across all
+case levels, until five incorrect decisions have been used** — "evidence submissions, dialogue choices":
+a correct presentation and a correct answer to a question each count one; presenting evidence that
+contradicts nothing, or a wrong answer, costs one of the five penalties. A press that reveals a statement
+or evidence is a step the key needs but, as in the paper, not a scored decision (option
+``score_presses=true`` counts its first press too, PlayTrace's earlier rule). Solving a case goes on to
+the next one, so the score spans levels. The procedural progress score is "highest level reached, plus
+courtroom actions completed within that level" ("L2 - 3 Step"): the metrics ``level`` and ``level_steps``
+hold the two, and ``progress`` joins them in one figure, the cases solved plus the share of the current
+case's key completed.
 
 The option ``context`` is LMGame-Bench's long-context ablation (Table 10): ``long`` (the default) gives
-the whole dialogue of the case so far, older to newer, as Fig. 9's prompt does; ``recent`` keeps only
-the dialogue of the current testimony. The long case (``lighthouse``) has over a hundred statements, so
-its whole dialogue is a long context.
+the whole dialogue of the case so far, older to newer, as Fig. 9's prompt does; ``recent`` keeps only the
+dialogue of the current testimony. The long case (``lighthouse``) has over a hundred statements, so its
+whole dialogue is a long context.
 
 The game also ends after :data:`IDLE_LIMIT` actions in a row that are neither correct nor penalised
 (option ``idle_limit``): PlayTrace's form of LMGame-Bench's stuck rule (50 for Ace Attorney), since
-moving between statements always changes what is shown.
-"""
+moving between statements always changes what is shown."""
 
 from __future__ import annotations
 
@@ -203,8 +203,11 @@ class Courtroom(Game):
         )
 
     def rules_text(self) -> str:
-        presses = ", and the first press that reveals a new statement or evidence" if self.options[
-            "score_presses"] else ""
+        presses = (
+            ", and the first press that reveals a new statement or evidence"
+            if self.options["score_presses"]
+            else ""
+        )
         return _RULES.format(limit=PENALTY_LIMIT, idle=self.options["idle_limit"], presses=presses)
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
