@@ -116,6 +116,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.study",
     "desktop.cli.annotations",
     "desktop.cli.sweep",
+    "desktop.cli.search",
 )
 
 
