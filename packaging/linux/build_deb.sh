@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wraps the PyInstaller one-folder build (dist/playtrace/) into a Debian package with dpkg-deb.
 #
-#   installers/linux/build_deb.sh [VERSION]        (VERSION defaults to pyproject.toml's)
+#   packaging/linux/build_deb.sh [VERSION]        (VERSION defaults to pyproject.toml's)
 #
 # Installs the app under /opt/playtrace, the `playtrace` command in /usr/bin and a menu entry.
 # Needs dpkg-deb (Debian/Ubuntu). Writes dist/playtrace_<version>_<arch>.deb.
@@ -16,7 +16,7 @@ arch="$(dpkg --print-architecture)"
 src="${PLAYTRACE_DIST:-dist/playtrace}"
 out="${PLAYTRACE_DEB_DIR:-dist}"
 if [ ! -x "$src/playtrace" ]; then
-    echo "build_deb: $src/playtrace not found; build it first: pyinstaller installers/pyinstaller/playtrace.spec" >&2
+    echo "build_deb: $src/playtrace not found; build it first: pyinstaller packaging/pyinstaller/playtrace.spec" >&2
     exit 1
 fi
 
@@ -43,7 +43,7 @@ depends="libc6, libgl1, libegl1, libfontconfig1, libfreetype6, libdbus-1-3, libg
  libxkbcommon0, libxkbcommon-x11-0, libxcb-cursor0, libxcb-icccm4, libxcb-image0, libxcb-keysyms1,
  libxcb-render-util0, libxcb-shape0, libxcb-xinerama0, libxcb-xkb1, libxcb-randr0"
 
-# The bundle leaves ffmpeg out (installers/README.md); MP4 exports use Debian's when it is installed.
+# The bundle leaves ffmpeg out (packaging/README.md); MP4 exports use Debian's when it is installed.
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: playtrace
 Version: $version

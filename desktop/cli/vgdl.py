@@ -24,7 +24,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import EXIT_OK, EXIT_USAGE, UsageError, compact_table, err, one_line, stdout_console
+from desktop.cli.common import EXIT_OK, EXIT_USAGE, UsageError, compact_table, err, one_line, stdout_console
 
 COMMAND = "vgdl"
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Builds PlayTrace's Linux installers from this checkout:
 #   dist/playtrace/                      a PyInstaller one-folder bundle (run dist/playtrace/playtrace)
-#   dist/playtrace_<version>_<arch>.deb  a Debian package of that folder (installers/linux/build_deb.sh)
+#   dist/playtrace_<version>_<arch>.deb  a Debian package of that folder (packaging/linux/build_deb.sh)
 #
-#   installers/build.sh [--no-deb]
+#   packaging/build.sh [--no-deb]
 #
 # Needs PyInstaller in the Python that has PlayTrace installed (`pip install -e ".[test]"` brings it) and,
 # for the .deb, dpkg-deb; no root. Environment:
@@ -45,9 +45,9 @@ fi
 # --noconfirm replaces an earlier bundle without asking. No --clean: PyInstaller's cache of analysed
 # modules and binaries in the work folder makes a rebuild several times faster.
 "$python" -m PyInstaller --noconfirm --log-level WARN --distpath "$dist" --workpath "$work" \
-    installers/pyinstaller/playtrace.spec
+    packaging/pyinstaller/playtrace.spec
 echo "$dist/playtrace/playtrace"
 
 if [ "$deb" = 1 ]; then
-    PLAYTRACE_DIST="$dist/playtrace" PLAYTRACE_DEB_DIR="$dist" installers/linux/build_deb.sh
+    PLAYTRACE_DIST="$dist/playtrace" PLAYTRACE_DEB_DIR="$dist" packaging/linux/build_deb.sh
 fi

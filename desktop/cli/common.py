@@ -1,6 +1,6 @@
 """What the ``playtrace`` subcommands share: exit codes, the usage error, and output helpers.
 
-The commands live in :mod:`desktop.cli_run`, :mod:`desktop.cli_sessions` and :mod:`desktop.cli_models`;
+The commands live in :mod:`desktop.cli.run`, :mod:`desktop.cli.sessions` and :mod:`desktop.cli.models`;
 :mod:`desktop.cli` parses the command line and dispatches to them.
 """
 

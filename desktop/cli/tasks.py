@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
@@ -175,7 +175,7 @@ def _label(spec: str) -> str:
 
 
 def _check_players(specs: Sequence[str]) -> None:
-    from desktop.cli_run import _validate_specs
+    from desktop.cli.run import _validate_specs
 
     if not specs:
         raise UsageError("name at least one --player (random, sim, openai:MODEL, ...)")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wraps the PyInstaller build's dist/PlayTrace.app into a disk image with hdiutil (macOS only).
 #
-#   installers/macos/build_dmg.sh [VERSION]        (VERSION defaults to pyproject.toml's)
+#   packaging/macos/build_dmg.sh [VERSION]        (VERSION defaults to pyproject.toml's)
 #
 # Writes dist/PlayTrace-<version>-<arch>.dmg: the app beside a link to /Applications, to drag it
 # there. Build once per architecture (arm64 and x86_64, each on its own runner).
@@ -17,7 +17,7 @@ version="${1:-$(sed -n 's/^version *= *"\(.*\)"/\1/p' pyproject.toml | head -n 1
 arch="$(uname -m)"
 app="${PLAYTRACE_APP:-dist/PlayTrace.app}"
 if [ ! -d "$app" ]; then
-    echo "build_dmg: $app not found; build it first: pyinstaller installers/pyinstaller/playtrace.spec" >&2
+    echo "build_dmg: $app not found; build it first: pyinstaller packaging/pyinstaller/playtrace.spec" >&2
     exit 1
 fi
 

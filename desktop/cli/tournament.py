@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -131,7 +131,7 @@ def _options(games: Sequence[str], values: Sequence[str]) -> dict[str, dict[str,
 
 def plan_from_args(args: argparse.Namespace) -> TournamentPlan:
     """Check the command line and build the plan; every mistake is a :class:`UsageError`."""
-    from desktop.cli_run import _validate_specs
+    from desktop.cli.run import _validate_specs
 
     if args.matches < 1:
         raise UsageError("--matches must be at least 1")
@@ -194,7 +194,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return cmd_report(args)
     plan = plan_from_args(args)
     out = args.out if args.out is not None else default_folder(plan.id)
-    from desktop.cli_run import _check_writable
+    from desktop.cli.run import _check_writable
 
     problem = _check_writable(out)
     if problem is not None:
@@ -211,7 +211,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     terminated: list[int] = []
     try:
         with bar:
-            from desktop.cli_run import _run_until_signal
+            from desktop.cli.run import _run_until_signal
 
             asyncio.run(_run_until_signal(runner, terminated))  # type: ignore[arg-type]
     except (KeyboardInterrupt, asyncio.CancelledError):

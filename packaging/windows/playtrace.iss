@@ -1,8 +1,8 @@
 ; Inno Setup recipe for PlayTrace on Windows: an installer (dist\PlayTrace-<version>-setup.exe) of the
 ; PyInstaller one-folder build in dist\playtrace\. Build on Windows, from the repository root:
 ;
-;   .venv-build\Scripts\pyinstaller --noconfirm installers\pyinstaller\playtrace.spec
-;   iscc /DAppVersion=0.1.0 installers\windows\playtrace.iss
+;   .venv-build\Scripts\pyinstaller --noconfirm packaging\pyinstaller\playtrace.spec
+;   iscc /DAppVersion=0.1.0 packaging\windows\playtrace.iss
 ;
 ; Paths below are relative to this file's folder. The installer puts the folder under Program Files
 ; (or the user's programs folder when installed without administrator rights), adds a Start-menu entry

@@ -5,9 +5,9 @@
 - ``playtrace run GAME --player SPEC ...`` plays many episodes concurrently (asyncio), one session
   folder each, and prints a summary table with aggregates (scores, wins, cost, invalid answers);
 - ``playtrace tournament GAME --player A --player B ...`` plays a round-robin and writes GameBot's
-  score tables (:mod:`desktop.cli_tournament`); ``playtrace tournament report DIR`` rebuilds them;
+  score tables (:mod:`desktop.cli.tournament`); ``playtrace tournament report DIR`` rebuilds them;
 - ``playtrace tasks generate|eval|report`` makes LVLM-Playground's offline task sets, runs players on
-  them and prints the paper's per-task tables (:mod:`desktop.cli_tasks`);
+  them and prints the paper's per-task tables (:mod:`desktop.cli.tasks`);
 - ``playtrace show SESSION [--json]`` summarises one recorded session;
 - ``playtrace list``, ``export``, ``import``, ``games`` and ``check-model`` manage the catalogue, move
   sessions between machines, list what can be played and check that a model can be reached.
@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -42,13 +42,13 @@ from desktop.cli_common import (
     UsageError,
     err,
 )
-from desktop.cli_models import cmd_check_model, cmd_games
-from desktop.cli_run import cmd_run
-from desktop.cli_sessions import cmd_export, cmd_import, cmd_list, cmd_show, model_stats, session_report
-from desktop.cli_tasks import add_parser as add_tasks_parser
-from desktop.cli_tasks import cmd_tasks
-from desktop.cli_tournament import add_parser as add_tournament_parser
-from desktop.cli_tournament import cmd_tournament
+from desktop.cli.models import cmd_check_model, cmd_games
+from desktop.cli.run import cmd_run
+from desktop.cli.sessions import cmd_export, cmd_import, cmd_list, cmd_show, model_stats, session_report
+from desktop.cli.tasks import add_parser as add_tasks_parser
+from desktop.cli.tasks import cmd_tasks
+from desktop.cli.tournament import add_parser as add_tournament_parser
+from desktop.cli.tournament import cmd_tournament
 
 __all__ = [
     "EXIT_FAILURE",
@@ -111,11 +111,13 @@ def _setup_logging(verbose: bool) -> None:
 #: Subcommands that live in a module of their own, each with ``COMMAND`` (its name),
 #: ``add_parser(sub, common)`` and ``run(args) -> int``; they import what they need when they run.
 _MODULE_COMMANDS = (
-    "desktop.cli_baseline",
-    "desktop.cli_vgdl",
-    "desktop.cli_study",
-    "desktop.cli_annotations",
-    "desktop.cli_sweep",
+    "desktop.cli.baseline",
+    "desktop.cli.vgdl",
+    "desktop.cli.study",
+    "desktop.cli.annotations",
+    "desktop.cli.sweep",
+    "desktop.cli.search",
+    "desktop.cli.rescore",
 )
 
 
@@ -182,8 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
                          help="give up on a model's server after S seconds without a reply or a piece of "
                          "the answer (default 60); a timed-out call is retried once")
+    harness.add_argument("--reask", choices=("feedback", "same", "none"), default=None,
+                         help="how an unparsable or illegal answer is asked again: feedback (default: "
+                         "the error and the legal moves), same (exactly the first prompt again, as "
+                         "LVLM-Playground does) or none (straight to --fallback)")
     harness.add_argument("--retries", type=int, default=None, metavar="K",
-                         help="re-asks after an unparsable or illegal answer")
+                         help="re-asks after an unparsable or illegal answer (default 3)")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
                          help="what happens when the re-asks run out")
     harness.add_argument("--max-failed-calls", type=int, default=None, metavar="N",
@@ -294,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return self_test()
     if args.command is None:
         from desktop import app  # lazily: the headless commands never load the widgets
-        from desktop.cli_common import resolve_session
+        from desktop.cli.common import resolve_session
 
         opened = resolve_session(args.open) if args.open is not None else None
         app_argv = (["--open", str(opened)] if opened is not None else []) + (
@@ -329,6 +335,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -15,7 +15,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line
 
 COMMAND = "study"
 
@@ -120,7 +120,7 @@ def _folder(path: Path, study: Any, text: str) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from desktop.cli_common import default_root
+    from desktop.cli.common import default_root
     from desktop.study_flow import run_study
 
     study, text = load(args.file)
@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from desktop.cli_run import _validate_specs
+    from desktop.cli.run import _validate_specs
     from desktop.study_sim import simulate
 
     if args.participants < 1:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -114,7 +114,7 @@ def _load(path: Path) -> Any:
 
 
 def _check_keys(sweep: Any) -> None:
-    from desktop.cli_models import KEY_VARS, key_present
+    from desktop.cli.models import KEY_VARS, key_present
 
     for cell in sweep.cells:
         for spec in cell.lineup.specs:
@@ -141,8 +141,8 @@ def _check_caps_enforceable(sweep: Any) -> None:
 
 def _estimate(sweep: Any, jobs: list[Any]) -> tuple[float | None, list[str]]:
     """The cost of the episodes still to play, on the basis ``playtrace run`` estimates a batch with
-    (:mod:`desktop.cli_run`'s tokens per step and the price table); notes for models it cannot price."""
-    from desktop import cli_run
+    (:mod:`desktop.cli.run`'s tokens per step and the price table); notes for models it cannot price."""
+    from desktop.cli import run as cli_run
     from engine.llm import pricing
 
     total: float | None = 0.0

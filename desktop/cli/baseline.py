@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from desktop.cli_common import (
+from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 def _played_figures(
     game: Any, args: argparse.Namespace, options: dict[str, Any]
 ) -> tuple[list[Any], list[str]]:
-    from desktop.cli_run import _validate_specs
+    from desktop.cli.run import _validate_specs
     from engine.baseline import play_episodes
     from engine.roster import make_player
 

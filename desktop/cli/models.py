@@ -11,7 +11,7 @@ import urllib.request
 from typing import Any
 
 import engine
-from desktop.cli_common import EXIT_FAILURE, EXIT_OK, UsageError, redact
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, redact
 
 #: The environment variable holding each cloud provider's key.
 KEY_VARS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
