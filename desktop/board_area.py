@@ -65,7 +65,8 @@ class BoardArea(QWidget):
             label.setFixedHeight(lines * label.fontMetrics().lineSpacing() + 2)
 
     def _captions_height(self) -> int:
-        return sum(label.height() + self._layout.spacing() for label, _ in self._captions if label.isVisible())
+        shown = [label for label, _ in self._captions if label.isVisible()]
+        return sum(label.height() + self._layout.spacing() for label in shown)
 
     def arrange(self) -> None:
         """Put the panel where the board stays largest (called on resize and when the panel changes)."""
