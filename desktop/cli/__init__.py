@@ -118,6 +118,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.sweep",
     "desktop.cli.search",
     "desktop.cli.rescore",
+    "desktop.cli.compare",
 )
 
 
