@@ -16,6 +16,7 @@ from typing import Any
 
 from desktop.status import step_number  # the one step-numbering rule (Qt-free)
 from engine import events as ev
+from engine.agent.player import policy_text
 from sessions.steps import Sample, SampleKey, StepModel
 
 # The theme's colours (``desktop/theme.py`` holds the same values; importing it would bring in Qt).
@@ -133,7 +134,10 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
         model = model[len(provider) + 1 :]
     # The simulated model reports itself as provider "sim", model "sim": say it once.
     parts = [f"{provider} · {model}" if model and model != provider else provider]
-    parts.append(f"perception {harness.get('perception', 'text')}")
+    perception = str(harness.get("perception", "text"))
+    if perception == "describe" and harness.get("perception_model"):
+        perception += f" by {_split_spec(str(harness['perception_model']))[1] or harness['perception_model']}"
+    parts.append(f"perception {perception}")
     memory = harness.get("memory", 10)
     parts.append(f"memory {memory}" if memory else "memory off")
     parts.append("reflection " + ("on" if harness.get("reflection", True) else "off"))
@@ -145,9 +149,9 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
     if harness.get("temperature") is not None:
         parts.append(f"T {fmt_num(harness['temperature'])}")
     parts.append(f"prompt {harness.get('prompt_variant', 'default')}")
-    policy = harness.get("invalid_policy") or {}
-    if isinstance(policy, Mapping):
-        parts.append(f"invalid: {policy.get('retries', 3)} retries → {policy.get('fallback', 'random')}")
+    if harness.get("action_format") not in (None, "text"):
+        parts.append(f"answers as {harness['action_format']}")
+    parts.append(f"invalid: {policy_text(harness)}")
     # Each setting stays on one line; wrapping happens only between settings.
     return " · ".join(esc(p).replace(" ", "&nbsp;") for p in parts)
 
@@ -474,6 +478,8 @@ def prompt_text(sample: Sample) -> str:
         attempt = reask.get("attempt")
         user = str(reask.get("user", "")).rstrip()
         title = f"RE-ASK · attempt {attempt}" if attempt is not None else "RE-ASK"
+        if reask.get("policy") == "same":
+            title += " · the same prompt again"
         reason = str(reask.get("reason") or "")
         if reason and reason not in user:  # after a failed call the same prompt is sent again
             title += f" · {reason}"

@@ -5,6 +5,7 @@ One folder per session (``manifest.json``, ``events.jsonl``, ``attachments/``); 
 the engine.
 """
 
+from sessions._files import publish as publish_file
 from sessions._files import read_manifest
 from sessions.catalogue import Catalogue, SessionSummary
 from sessions.errors import MigrationError, SessionError
@@ -16,6 +17,7 @@ from sessions.schema import SCHEMA_VERSION
 from sessions.writer import SessionWriter
 
 __all__ = [
+    "publish_file",
     "SCHEMA_VERSION",
     "Catalogue",
     "MigrationError",

@@ -119,6 +119,9 @@ _MODULE_COMMANDS = (
     "desktop.cli.study",
     "desktop.cli.annotations",
     "desktop.cli.sweep",
+    "desktop.cli.search",
+    "desktop.cli.rescore",
+    "desktop.cli.compare",
 )
 
 
@@ -185,8 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
                          help="give up on a model's server after S seconds without a reply or a piece of "
                          "the answer (default 60); a timed-out call is retried once")
+    harness.add_argument("--reask", choices=("feedback", "same", "none"), default=None,
+                         help="how an unparsable or illegal answer is asked again: feedback (default: "
+                         "the error and the legal moves), same (exactly the first prompt again, as "
+                         "LVLM-Playground does) or none (straight to --fallback)")
     harness.add_argument("--retries", type=int, default=None, metavar="K",
-                         help="re-asks after an unparsable or illegal answer")
+                         help="re-asks after an unparsable or illegal answer (default 3)")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
                          help="what happens when the re-asks run out")
     harness.add_argument("--max-failed-calls", type=int, default=None, metavar="N",

@@ -81,6 +81,8 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
         if value is not None:
             opts[name] = value
     policy: dict[str, Any] = {}
+    if args.reask is not None:
+        policy["reask"] = args.reask
     if args.retries is not None:
         policy["retries"] = args.retries
     if args.fallback is not None:
@@ -385,6 +387,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               + " vs ".join(f"{p.label} ({spec})"
                             for p, spec in zip(run.first_players, plan.seat_specs, strict=True))
               + f"; sessions into {run.out}")
+        for line in harness_lines(run.first_players):
+            print(line)
         asyncio.run(_close(run))
         return EXIT_OK
     problem = _check_writable(run.out)
@@ -462,6 +466,21 @@ async def _run_until_signal(runner: BatchRunner, terminated: list[int]) -> None:
 # -- the summary ---------------------------------------------------------------------------------------
 
 
+def harness_lines(players: Sequence[Player]) -> list[str]:
+    """One line per distinct model seat setting: ``harness of SPEC: …`` (nothing without a model)."""
+    from engine.agent.player import ModelPlayer, harness_text
+
+    lines: list[str] = []
+    for player in players:
+        if not isinstance(player, ModelPlayer):
+            continue
+        harness = player.harness_config()
+        line = f"harness of {harness.get('spec')}: {harness_text(harness)}"
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
 def _final_line(outcome: BatchOutcome, has_model: bool) -> str:
     counts: dict[str, int] = {}
     for s in outcome.stats:
@@ -527,6 +546,8 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
                                     break_on_hyphens=False, break_long_words=False), soft_wrap=True)
 
     say(f"{game.title} · {players} · {n} episode{'s' if n != 1 else ''} · {seeds}", "  ")
+    for line in harness_lines(run.first_players):
+        say(line, "    ")
     console.print(f"sessions in {run.out}", soft_wrap=True)  # a path is never broken in two
     marked = any(s.fallbacks for s in outcome.stats)
     table = compact_table()

@@ -115,8 +115,16 @@ def session_report(session: Any) -> dict[str, Any]:
     if model_seats:
         report["model"] = {str(k): v for k, v in model_stats(session.events, model_seats).items()}
         declared = _declared_questions(session)
+        recorded = manifest.get("harness")
+        harnesses: Mapping[str, Any] = recorded if isinstance(recorded, Mapping) else {}
         for seat in model_seats:
             report["model"][str(seat)]["questions"] = question_stats(session.events, seat, declared)
+            harness = harnesses.get(str(seat))
+            if isinstance(harness, Mapping):
+                from engine.agent.player import harness_text, policy_text
+
+                report["model"][str(seat)]["harness"] = harness_text(harness)
+                report["model"][str(seat)]["invalid_policy"] = policy_text(harness)
     return report
 
 
@@ -221,6 +229,11 @@ def _format_report(r: Mapping[str, Any]) -> str:
                      f"{money(st['cost_usd'])}")
         lines.append(f"          tokens {num(st['input_tokens'])} in / {num(st['output_tokens'])} out"
                      + (f" / {num(st['reasoning_tokens'])} reasoning" if st["reasoning_tokens"] else ""))
+        if st.get("harness"):
+            import textwrap
+
+            lines += textwrap.wrap(f"harness: {st['harness']}", width=80, initial_indent=" " * 10,
+                                   subsequent_indent=" " * 12, break_on_hyphens=False)
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
         for q in st.get("questions") or ():
             score = "-" if q["score"] is None else f"{q['score']:.2f}"

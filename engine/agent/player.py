@@ -60,6 +60,9 @@ from engine.players import MODEL, Decision, Observation
 from engine.questions import asked_keys
 
 FALLBACKS = ("random", "noop", "forfeit")
+#: How an unusable answer is asked again: with the parse error and the legal moves (``"feedback"``),
+#: with exactly the first prompt and nothing added (``"same"``, LVLM-Playground), or not at all.
+REASKS = ("feedback", "same", "none")
 #: Error kinds after which asking again cannot help (the key or the request itself is wrong).
 _HOPELESS = frozenset({"auth", "bad_request"})
 #: Timed-out calls after which a decision stops re-asking (each call already retried its timeout once).
@@ -88,6 +91,11 @@ class HarnessConfig:
         temperature: Sampling temperature (``None``: provider default).
         max_tokens: Output token limit per call (``None``: derived from ``thinking``).
         prompt_variant: Template variant (``assets/prompts/<game>/<variant>.md``).
+        reask: How an unusable answer (unparsable or illegal) is asked again: ``"feedback"`` appends
+            the answer and a message with the parse error and the legal moves (the default);
+            ``"same"`` re-sends exactly the first prompt, with no feedback (LVLM-Playground);
+            ``"none"`` asks no again and goes straight to ``fallback`` (a failed call is still asked
+            again, up to ``retries`` times: a failure is not an answer).
         retries: Re-asks after an unusable answer or a failed call.
         fallback: ``"random"``, ``"noop"`` or ``"forfeit"`` once retries are used up.
         budget_soft_usd: Spending after which a warning is recorded.
@@ -116,6 +124,7 @@ class HarnessConfig:
     temperature: float | None = None
     max_tokens: int | None = None
     prompt_variant: str = "default"
+    reask: str = "feedback"
     retries: int = 3
     fallback: str = "random"
     budget_soft_usd: float | None = None
@@ -128,6 +137,8 @@ class HarnessConfig:
     def __post_init__(self) -> None:
         if self.perception not in MODES:
             raise ValueError(f"perception must be one of {', '.join(MODES)}, not {self.perception!r}")
+        if self.reask not in REASKS:
+            raise ValueError(f"reask must be one of {', '.join(REASKS)}, not {self.reask!r}")
         if self.fallback not in FALLBACKS:
             choices = ", ".join(FALLBACKS)
             raise ValueError(f"invalid_policy fallback must be one of {choices}, not {self.fallback!r}")
@@ -224,7 +235,11 @@ class ModelPlayer:
             "template_hash": self.template.sha256,
             "reflection_template": self.reflection_template.path,
             "reflection_template_hash": self.reflection_template.sha256,
-            "invalid_policy": {"retries": c.retries, "fallback": c.fallback},
+            "reask": c.reask,
+            "retries": c.retries,
+            "fallback": c.fallback,
+            "invalid_policy": {"reask": c.reask, "retries": c.retries, "fallback": c.fallback,
+                               "strikes": c.strikes},
             "budget_soft_usd": c.budget_soft_usd,
             "budget_hard_usd": c.budget_hard_usd,
             "prices": dict(c.prices) if c.prices else None,
@@ -331,10 +346,14 @@ class ModelPlayer:
                     obs, result.action, "answer", attempts, started, spent_before, rationale=result.thought
                 )
             problem = result.error
-            messages += [
-                Message("assistant", completion.content),
-                Message("user", self._reask_text(obs, result)),
-            ]
+            if self.config.reask == "none":
+                break  # no second chance for an unusable answer: the fallback decides
+            if self.config.reask == "feedback":
+                messages += [
+                    Message("assistant", completion.content),
+                    Message("user", self._reask_text(obs, result)),
+                ]
+            # "same": the next attempt sends ``messages`` unchanged, exactly the first prompt.
         self._verify(obs, last)
         return self._fallback(obs, problem, attempts, started, spent_before)
 
@@ -558,6 +577,7 @@ class ModelPlayer:
             {
                 "system": rendered.system,
                 "user": messages[-1].text if messages[-1].role == "user" else rendered.user,
+                "policy": self.config.reask,
                 "template": rendered.template,
                 "template_hash": rendered.template_hash,
                 "variant": rendered.variant,
@@ -681,26 +701,79 @@ def _default_label(client: LLMClient, model: str) -> str:
     return f"{model} ({_PROVIDER_TITLES.get(provider, provider)})" if provider else model
 
 
-def _invalid_policy(value: Any) -> tuple[int, str]:
+def _invalid_policy(value: Any) -> dict[str, Any]:
+    """``invalid_policy`` as HarnessConfig fields: ``{"reask", "retries", "fallback", "strikes"}``
+    (only those given); a bare string names the fallback."""
     if value is None:
-        return 3, "random"
+        return {}
     if isinstance(value, str):
-        return 3, value
+        return {"fallback": value}
     if isinstance(value, Mapping):
-        unknown = set(value) - {"retries", "fallback"}
+        unknown = set(value) - set(_POLICY_KEYS)
         if unknown:
-            raise ValueError(f"invalid_policy takes retries and fallback, not {', '.join(sorted(unknown))}")
-        return int(value.get("retries", 3)), str(value.get("fallback", "random"))
-    example = "{'retries': 3, 'fallback': 'random'}"
+            known, given = ", ".join(_POLICY_KEYS), ", ".join(sorted(unknown))
+            raise ValueError(f"invalid_policy takes {known}, not {given}")
+        policy = {k: value[k] for k in _POLICY_KEYS if value.get(k) is not None}
+        if "retries" in policy:
+            policy["retries"] = int(policy["retries"])
+        return policy
+    example = "{'reask': 'feedback', 'retries': 3, 'fallback': 'random'}"
     raise ValueError(f"invalid_policy must be a dict like {example}, not {value!r}")
+
+
+#: The invalid-answer policy's settings (also accepted one by one as model options).
+_POLICY_KEYS = ("reask", "retries", "fallback", "strikes")
+
+
+def policy_text(harness: Mapping[str, Any]) -> str:
+    """The invalid-answer policy of a recorded harness (``harness_config()``), in a few words:
+    ``"re-ask with feedback ×3 → random move"``, ``"re-ask the same prompt ×3 → forfeit; 3 strikes"``."""
+    nested = harness.get("invalid_policy")
+    policy: Mapping[str, Any] = nested if isinstance(nested, Mapping) else {}
+
+    def get(key: str, default: Any) -> Any:
+        value = harness.get(key, policy.get(key))
+        return default if value is None else value
+
+    reask, retries, fallback = get("reask", "feedback"), get("retries", 3), get("fallback", "random")
+    strikes = get("strikes", 0)
+    then = {"random": "random move", "noop": "no-op", "forfeit": "forfeit"}.get(str(fallback), str(fallback))
+    if reask == "none" or not retries:
+        text = f"no re-ask → {then}"
+    else:
+        how = "the same prompt" if reask == "same" else "with feedback"
+        text = f"re-ask {how} ×{retries} → {then}"
+    if strikes:
+        text += f"; forfeit at {strikes} strikes"
+    return text
+
+
+def harness_text(harness: Mapping[str, Any]) -> str:
+    """A model seat's harness in one line: what it perceives, remembers, how it answers, and the
+    invalid-answer policy that played (as the manifest records it)."""
+    perception = str(harness.get("perception", "text"))
+    if perception == "describe":
+        perception += f" (by {harness.get('perception_model') or harness.get('spec')})"
+    if perception in ("image", "both") and harness.get("image_labels") is False:
+        perception += " (unlabelled)"
+    memory = harness.get("memory")
+    parts = [f"perception {perception}", f"memory {memory}" if memory else "memory off",
+             "reflection " + ("on" if harness.get("reflection") else "off")]
+    if harness.get("action_format") not in (None, "text"):
+        parts.append(f"answers as {harness['action_format']}")
+    parts.append(f"invalid answers: {policy_text(harness)}")
+    return " · ".join(parts)
+
 
 
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
-    "image_labels", "max_failed_calls", "strikes",
+    "image_labels", "max_failed_calls",
 )
-OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
+OPTIONS = frozenset(
+    {*_HARNESS_OPTIONS, *_POLICY_KEYS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS}
+)
 
 
 def make_model_player(spec: str, game: Game, *, seed: int | None = None, **options: Any) -> ModelPlayer:
@@ -712,7 +785,8 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
         game: The game it will play.
         seed: Seeds the simulated model and the random fallback move.
         **options: Harness options (see :class:`HarnessConfig`; ``invalid_policy`` is
-            ``{"retries": k, "fallback": "random"|"noop"|"forfeit"}``), the simulated model's
+            ``{"reask": "feedback"|"same"|"none", "retries": k, "fallback": "random"|"noop"|"forfeit",
+            "strikes": n}``, whose keys may also be given one by one), the simulated model's
             ``latency`` and error rates, ``client`` (an :class:`LLMClient` to use instead of building
             one, e.g. in tests), ``model`` (the model name for an injected client) and ``label``.
 
@@ -723,7 +797,9 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
     if unknown:
         raise ValueError(f"unknown model option(s) {', '.join(unknown)}; known: {', '.join(sorted(OPTIONS))}")
     spec = spec.strip()
-    retries, fallback = _invalid_policy(options.get("invalid_policy"))
+    policy = _invalid_policy(options.get("invalid_policy"))
+    # The policy's keys may also come one by one (as sweep files and protocols name them).
+    policy.update({k: options[k] for k in _POLICY_KEYS if options.get(k) is not None})
     config_args = {k: options[k] for k in _HARNESS_OPTIONS if k in options and options[k] is not None}
     if "memory" in config_args:
         memory = config_args["memory"]
@@ -731,7 +807,7 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
         config_args["memory"] = (DEFAULT_WINDOW if memory else 0) if isinstance(memory, bool) else int(memory)
     if "reflection" in config_args:
         config_args["reflection"] = bool(config_args["reflection"])
-    config = HarnessConfig(**config_args, retries=retries, fallback=fallback)
+    config = HarnessConfig(**config_args, **policy)
     client = options.get("client")
     model: str
     if client is not None:

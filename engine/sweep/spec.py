@@ -68,6 +68,7 @@ HARNESS_KEYS: dict[str, tuple[str, Any]] = {
     "temperature": ("a number from 0 to 2", lambda v: _is_num(v) and 0 <= v <= 2),
     "prompt_variant": ("a prompt variant's name", lambda v: isinstance(v, str) and bool(v.strip())),
     "timeout": ("a number of seconds above 0", lambda v: _is_num(v) and v > 0),
+    "reask": ('"feedback", "same" or "none"', lambda v: v in ("feedback", "same", "none")),
     "retries": ("a whole number, at least 0", lambda v: _is_int(v) and v >= 0),
     "fallback": ('"random", "noop" or "forfeit"', lambda v: v in ("random", "noop", "forfeit")),
     "max_failed_calls": ("a whole number, at least 0 (0: never give up)", lambda v: _is_int(v) and v >= 0),
@@ -131,7 +132,7 @@ class HarnessSetting:
         opts: dict[str, Any] = {}
         policy: dict[str, Any] = {}
         for key, value in self.values.items():
-            if key in ("retries", "fallback"):
+            if key in ("reask", "retries", "fallback"):
                 policy[key] = value
             elif key == "timeout":
                 opts["timeout_s"] = float(value)
