@@ -119,6 +119,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.search",
     "desktop.cli.rescore",
     "desktop.cli.compare",
+    "desktop.cli.probe",
 )
 
 
