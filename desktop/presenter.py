@@ -37,14 +37,14 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
 )
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.widgets import ElidedLabel
 from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
+from desktop.widgets import ElidedLabel
 from engine import events as ev
 from engine.players import HUMAN
 

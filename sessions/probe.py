@@ -46,8 +46,10 @@ class ProbePlayer:
     def label(self) -> str:
         if not self.options:
             return self.spec
-        inner = ",".join(f"{k}={json.dumps(v) if isinstance(v, str) else str(v).lower()}"
-                         for k, v in sorted(self.options.items()))
+        inner = ",".join(
+            f"{k}={json.dumps(v) if isinstance(v, str) else str(v).lower()}"
+            for k, v in sorted(self.options.items())
+        )
         return f"{self.spec}[{inner}]"
 
 
@@ -73,7 +75,9 @@ def parse_player(text: str) -> ProbePlayer:
         except tomllib.TOMLDecodeError:
             options[key.strip()] = value.strip()
     if options and not is_model_spec(m.group("spec").strip()):
-        raise ProbeError(f"{m.group('spec').strip()} is not a model; harness settings apply to model players only")
+        raise ProbeError(
+            f"{m.group('spec').strip()} is not a model; harness settings apply to model players only"
+        )
     return ProbePlayer(m.group("spec").strip(), options)
 
 
@@ -109,8 +113,11 @@ def targets_of(path: Path | str, steps: Sequence[int] | None = None, seat: int |
     """
     session = load_session(path)
     n = session.num_steps
-    model_seats = {p.get("seat") for p in session.manifest.get("players") or []
-                   if isinstance(p, dict) and p.get("kind") == "model"}
+    model_seats = {
+        p.get("seat")
+        for p in session.manifest.get("players") or []
+        if isinstance(p, dict) and p.get("kind") == "model"
+    }
     wanted = range(n) if steps is None else steps
     out: list[Target] = []
     for k in wanted:
@@ -152,19 +159,30 @@ class _History(Sequence[StepRecord]):
         return StepRecord(index, s.state_at(index), actions, rewards, s.state_at(index + 1))
 
 
-def _result_line(target: Target, player: ProbePlayer, decision: Decision | None, events: list[Event],
-                 error: str | None) -> dict[str, Any]:
+def _result_line(
+    target: Target, player: ProbePlayer, decision: Decision | None, events: list[Event], error: str | None
+) -> dict[str, Any]:
     verdicts = [e.data for e in events if e.type == "verification"]
     asked = [v for v in verdicts if (v.get("detail") or {}).get("label") != "not_applicable"]
     data = decision.to_data() if decision is not None else {}
     cost = sum(float(e.data.get("cost_usd") or 0) for e in events if e.type == "model_call_finished")
     return {
-        "key": target.key, "player": player.label, "session": target.session, "path": target.path,
-        "step": target.step, "seat": target.seat, "recorded": target.recorded,
-        "action": data.get("action"), "policy": data.get("policy"), "source": data.get("source"),
-        "forfeit": bool(data.get("forfeit")), "rationale": data.get("rationale"),
-        "asked": len(asked), "correct": sum(v.get("correct") is True for v in asked),
-        "cost_usd": round(cost, 6), "error": error,
+        "key": target.key,
+        "player": player.label,
+        "session": target.session,
+        "path": target.path,
+        "step": target.step,
+        "seat": target.seat,
+        "recorded": target.recorded,
+        "action": data.get("action"),
+        "policy": data.get("policy"),
+        "source": data.get("source"),
+        "forfeit": bool(data.get("forfeit")),
+        "rationale": data.get("rationale"),
+        "asked": len(asked),
+        "correct": sum(v.get("correct") is True for v in asked),
+        "cost_usd": round(cost, 6),
+        "error": error,
         "events": [{"type": e.type, "call": e.call, "data": e.data} for e in events],
     }
 
@@ -189,8 +207,9 @@ def _done(folder: Path) -> set[tuple[str, str]]:
     return {(r["key"], r["player"]) for r in read_results(folder)}
 
 
-def _pairs(targets: Sequence[Target], players: Sequence[ProbePlayer], done: set[tuple[str, str]]
-           ) -> Iterator[tuple[Target, ProbePlayer]]:
+def _pairs(
+    targets: Sequence[Target], players: Sequence[ProbePlayer], done: set[tuple[str, str]]
+) -> Iterator[tuple[Target, ProbePlayer]]:
     for t in targets:
         for p in players:
             if (t.key, p.label) not in done:
@@ -241,9 +260,14 @@ async def probe(
             else:
                 player: Player = make_player(who.spec, game, seed=seed, **dict(who.options))
                 obs = Observation(
-                    game=game, state=state.observe(target.seat), seat=target.seat, legal_actions=legal,
-                    history=SeatHistory(_History(session, target.step), target.seat), emit=events.append,
-                    render=renders.get(game.id), call=1,
+                    game=game,
+                    state=state.observe(target.seat),
+                    seat=target.seat,
+                    legal_actions=legal,
+                    history=SeatHistory(_History(session, target.step), target.seat),
+                    emit=events.append,
+                    render=renders.get(game.id),
+                    call=1,
                 )
                 try:
                     decision = await player.act(obs)
@@ -273,7 +297,8 @@ def _drop_torn_tail(path: Path) -> None:
 
 async def _close(player: Any) -> None:
     closer: Callable[[], Awaitable[None] | None] | None = getattr(player, "aclose", None) or getattr(
-        player, "close", None)
+        player, "close", None
+    )
     if closer is None:
         return
     result = closer()

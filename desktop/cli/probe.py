@@ -11,8 +11,8 @@ estimated above it.
 
 Example: would the search bot, or the simulated model without memory, have made the mistakes of a run?
 
-    playtrace probe --search runs/ "SELECT path, step, seat FROM steps WHERE questions_correct < questions_asked" \\
-        --player minimax --player "sim[memory=0]"
+    playtrace probe --player minimax --player "sim[memory=0]" --search runs/ \\
+        "SELECT path, step, seat FROM steps WHERE questions_correct < questions_asked"
 """
 
 from __future__ import annotations
@@ -43,24 +43,51 @@ _EST_IN, _EST_OUT = 2100, 450
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        COMMAND, parents=[common], help="ask several players at recorded boards and compare their answers",
+        COMMAND,
+        parents=[common],
+        help="ask several players at recorded boards and compare their answers",
         description="Put recorded boards (a session's steps, or the rows of a search) to several players "
         "or harness settings, and print every answer with its verdicts side by side.",
     )
     p.add_argument("sessions", type=Path, nargs="*", metavar="SESSION", help="sessions whose boards to probe")
-    p.add_argument("--step", type=int, action="append", default=None, metavar="N", help="a decision step (repeatable)")
+    p.add_argument(
+        "--step", type=int, action="append", default=None, metavar="N", help="a decision step (repeatable)"
+    )
     p.add_argument("--steps", default=None, metavar="A:B", help="decision steps A to B, inclusive")
-    p.add_argument("--seat", type=int, default=None, metavar="S", help="probe this seat's view (default: who acted)")
-    p.add_argument("--search", nargs=2, default=None, metavar=("DIR", "SQL"),
-                   help="probe every board a search returns (its rows must give path and step)")
-    p.add_argument("--player", "-p", action="append", default=[], metavar="SPEC",
-                   help="a player to ask: SPEC or SPEC[key=value,...] (repeat for each)")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="where answers are saved; an existing probe folder resumes (default: a new one)")
+    p.add_argument(
+        "--seat", type=int, default=None, metavar="S", help="probe this seat's view (default: who acted)"
+    )
+    p.add_argument(
+        "--search",
+        nargs=2,
+        default=None,
+        metavar=("DIR", "SQL"),
+        help="probe every board a search returns (its rows must give path and step)",
+    )
+    p.add_argument(
+        "--player",
+        "-p",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a player to ask: SPEC or SPEC[key=value,...] (repeat for each)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where answers are saved; an existing probe folder resumes (default: a new one)",
+    )
     p.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="answers asked at once")
     p.add_argument("--dry-run", action="store_true", help="print the targets and the cost estimate only")
-    p.add_argument("--max-cost", type=float, default=None, metavar="USD",
-                   help="refuse to start when the estimate is above this")
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="refuse to start when the estimate is above this",
+    )
     p.add_argument("--json", action="store_true", help="print the answers as JSON")
 
 
@@ -134,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
     targets = _targets(args)
     games = {load_session(t.path).game_id for t in targets}
     if len(games) > 1:
-        raise UsageError(f"the boards are of different games ({', '.join(sorted(games))}); probe one game at a time")
+        raise UsageError(
+            f"the boards are of different games ({', '.join(sorted(games))}); probe one game at a time"
+        )
     game = load_session(targets[0].path).game()
     _check_players(players, game)
     _estimate(players, len(targets), args.max_cost)
@@ -161,11 +190,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"\rprobing: {shown[0]} / {total}", end="", file=sys.stderr, flush=True)
 
     try:
-        asyncio.run(probe(targets, players, out, render_for=render_for, concurrency=args.concurrency,
-                          on_result=progress))
+        asyncio.run(
+            probe(
+                targets, players, out, render_for=render_for, concurrency=args.concurrency, on_result=progress
+            )
+        )
     except KeyboardInterrupt:
-        print(f"\nprobe interrupted; what was answered is in {out} (run again with --out to resume)",
-              file=sys.stderr)
+        print(
+            f"\nprobe interrupted; what was answered is in {out} (run again with --out to resume)",
+            file=sys.stderr,
+        )
         return 130
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)
@@ -178,9 +212,15 @@ def _check_players(players: list[Any], game: Any) -> None:
     for p in players:
         if p.spec == "human":
             raise UsageError("a person cannot be probed from the command line")
-        if p.spec.split(":", 1)[0] not in ("sim", "openai", "anthropic", "local") and \
-                p.spec not in player_choices(game):
-            raise UsageError(f"unknown player {p.spec!r} for {game.id}; choose from: {', '.join(player_choices(game))}")
+        if p.spec.split(":", 1)[0] not in (
+            "sim",
+            "openai",
+            "anthropic",
+            "local",
+        ) and p.spec not in player_choices(game):
+            raise UsageError(
+                f"unknown player {p.spec!r} for {game.id}; choose from: {', '.join(player_choices(game))}"
+            )
 
 
 def _estimate(players: list[Any], n: int, cap: float | None) -> None:
@@ -210,8 +250,9 @@ def _check_out(out: Path, targets: list[Any]) -> None:
     target = out.resolve()
     for t in targets:
         if target.is_relative_to(Path(t.path).resolve()):
-            raise UsageError(f"--out {out} is inside the session {t.session}; only PlayTrace's session writer "
-                             "writes there")
+            raise UsageError(
+                f"--out {out} is inside the session {t.session}; only PlayTrace's session writer writes there"
+            )
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file; name a folder")
 
@@ -224,8 +265,16 @@ def _report(out: Path, targets: list[Any], players: list[Any], as_json: bool) ->
     answers = {(r["key"], r["player"]): r for r in read_results(out) if r["key"] in wanted}
     failed = [r for r in answers.values() if r.get("error")]
     if as_json:
-        print(json.dumps({"folder": str(out), "answers": [
-            {k: v for k, v in r.items() if k != "events"} for r in answers.values()]}, indent=1, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "folder": str(out),
+                    "answers": [{k: v for k, v in r.items() if k != "events"} for r in answers.values()],
+                },
+                indent=1,
+                ensure_ascii=False,
+            )
+        )
     else:
         table = compact_table()
         table.add_column("board", no_wrap=True)
@@ -243,12 +292,17 @@ def _report(out: Path, targets: list[Any], players: list[Any], as_json: bool) ->
         for label in labels:
             mine = [answers[(t.key, label)] for t in targets if (t.key, label) in answers]
             same = sum(r.get("action") == r.get("recorded") for r in mine)
-            console.print(f"{label}: {same}/{len(mine)} same move as played; "
-                          f"{sum(r['correct'] for r in mine)}/{sum(r['asked'] for r in mine)} intermediate answers "
-                          f"correct; cost {money(sum(r['cost_usd'] for r in mine))}", soft_wrap=True)
+            console.print(
+                f"{label}: {same}/{len(mine)} same move as played; "
+                f"{sum(r['correct'] for r in mine)}/{sum(r['asked'] for r in mine)} intermediate answers "
+                f"correct; cost {money(sum(r['cost_usd'] for r in mine))}",
+                soft_wrap=True,
+            )
         console.print(f"answers saved in {out}", soft_wrap=True)
     for r in failed:
-        print(f"playtrace: {r['player']} at {r['key']}: {one_line(RuntimeError(r['error']))}", file=sys.stderr)
+        print(
+            f"playtrace: {r['player']} at {r['key']}: {one_line(RuntimeError(r['error']))}", file=sys.stderr
+        )
     return EXIT_FAILURE if failed else EXIT_OK
 
 

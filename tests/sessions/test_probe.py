@@ -26,9 +26,29 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("probe")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2", "--sim-error-rate", "0.5",
-                         "--out", str(root / "ttt")]) == 0
-        assert cli.main(["run", "2048", "-p", "random", "-n", "1", "--max-steps", "6", "--out", str(root / "g")]) == 0
+        assert (
+            cli.main(
+                [
+                    "run",
+                    "tictactoe",
+                    "-p",
+                    "sim",
+                    "-p",
+                    "random",
+                    "-n",
+                    "2",
+                    "--sim-error-rate",
+                    "0.5",
+                    "--out",
+                    str(root / "ttt"),
+                ]
+            )
+            == 0
+        )
+        assert (
+            cli.main(["run", "2048", "-p", "random", "-n", "1", "--max-steps", "6", "--out", str(root / "g")])
+            == 0
+        )
     yield root
 
 
@@ -39,7 +59,11 @@ def _ttt(runs: Path) -> Path:
 def test_parse_player() -> None:
     assert parse_player("sim").options == {}
     p = parse_player("sim[memory=0, reflection=false, prompt_variant=naive]")
-    assert p.spec == "sim" and dict(p.options) == {"memory": 0, "reflection": False, "prompt_variant": "naive"}
+    assert p.spec == "sim" and dict(p.options) == {
+        "memory": 0,
+        "reflection": False,
+        "prompt_variant": "naive",
+    }
     assert p.label == 'sim[memory=0,prompt_variant="naive",reflection=false]'
     for bad in ("sim[memory]", "minimax[memory=0]", "sim[=1]"):
         with pytest.raises(ProbeError):
@@ -59,8 +83,20 @@ def test_probe_asks_every_player_and_resumes(
 ) -> None:
     folder, out = _ttt(runs), tmp_path / "probe"
     n = len(targets_of(folder))
-    code, stdout, err = _cli(capsys, "probe", str(folder), "-p", "minimax", "-p", "sim", "-p", "sim[memory=0]",
-                             "--out", str(out), "--json")
+    code, stdout, err = _cli(
+        capsys,
+        "probe",
+        str(folder),
+        "-p",
+        "minimax",
+        "-p",
+        "sim",
+        "-p",
+        "sim[memory=0]",
+        "--out",
+        str(out),
+        "--json",
+    )
     assert code == 0, err
     answers = json.loads(stdout)["answers"]
     assert len(answers) == 3 * n
@@ -71,27 +107,46 @@ def test_probe_asks_every_player_and_resumes(
     # A probe killed halfway resumes: only what is missing is asked again, nothing twice.
     lines = (out / RESULTS).read_text(encoding="utf-8").splitlines(keepends=True)
     (out / RESULTS).write_text("".join(lines[:4]) + lines[4][:20], encoding="utf-8")
-    code, stdout, err = _cli(capsys, "probe", str(folder), "-p", "minimax", "-p", "sim", "-p", "sim[memory=0]",
-                             "--out", str(out), "--json")
+    code, stdout, err = _cli(
+        capsys,
+        "probe",
+        str(folder),
+        "-p",
+        "minimax",
+        "-p",
+        "sim",
+        "-p",
+        "sim[memory=0]",
+        "--out",
+        str(out),
+        "--json",
+    )
     assert code == 0, err
     results = read_results(out)
     assert len(results) == 3 * n and len({(r["key"], r["player"]) for r in results}) == 3 * n
 
 
 def test_probe_the_rows_of_a_search(runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sql = "SELECT path, step, seat FROM steps WHERE game = 'tictactoe' AND kind = 'model' AND invalid_answers > 0"
+    sql = (
+        "SELECT path, step, seat FROM steps "
+        "WHERE game = 'tictactoe' AND kind = 'model' AND invalid_answers > 0"
+    )
     code, out, err = _cli(capsys, "search", str(runs), sql, "--format", "json")
     rows = json.loads(out)
     assert code == 0 and rows, err
-    code, out, err = _cli(capsys, "probe", "--search", str(runs), sql, "-p", "minimax", "--out",
-                          str(tmp_path / "p"), "--json")
+    code, out, err = _cli(
+        capsys, "probe", "--search", str(runs), sql, "-p", "minimax", "--out", str(tmp_path / "p"), "--json"
+    )
     assert code == 0, err
     answers = json.loads(out)["answers"]
     assert sorted((a["path"], a["step"]) for a in answers) == sorted((r["path"], r["step"]) for r in rows)
 
 
 def test_probe_a_real_model_in_both_wire_formats(
-    runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], loopback: LoopbackServer,
+    runs: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    loopback: LoopbackServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-probe-0000")
@@ -100,9 +155,20 @@ def test_probe_a_real_model_in_both_wire_formats(
     monkeypatch.setenv("ANTHROPIC_BASE_URL", loopback.anthropic_base_url)
     loopback.default = Answer(content="thought: corner.\nmove: left")
     folder = next(iter(find_sessions(runs / "g")))
-    code, out, err = _cli(capsys, "probe", str(folder), "--steps", "0:2",
-                          "-p", "openai:gpt-4o-mini[reflection=false]",
-                          "-p", "anthropic:claude-haiku-4-5[reflection=false]", "--out", str(tmp_path / "p"), "--json")
+    code, out, err = _cli(
+        capsys,
+        "probe",
+        str(folder),
+        "--steps",
+        "0:2",
+        "-p",
+        "openai:gpt-4o-mini[reflection=false]",
+        "-p",
+        "anthropic:claude-haiku-4-5[reflection=false]",
+        "--out",
+        str(tmp_path / "p"),
+        "--json",
+    )
     assert code == 0, err
     answers = json.loads(out)["answers"]
     assert len(answers) == 6 and all(a["action"] == "left" for a in answers if a["policy"] == "answer")
