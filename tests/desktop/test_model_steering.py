@@ -180,3 +180,25 @@ def test_fork_from_a_replayed_session(window: Any, run: Any) -> None:
     assert c.current_state() == expected
     assert len(c.episode.match.history) == 4
     assert sessions.load_session(c.folder).manifest["extra"]["forked_from"]["step"] == 4
+
+
+def test_an_override_after_a_reask_is_labelled_as_a_persons_move(window: Any, qtbot: Any, run: Any) -> None:
+    from desktop.inspector_format import StepModel, pills
+
+    async def scenario() -> tuple[Any, str]:
+        c = await paused_at_model(window)
+        c.ask()
+        await until(lambda: c.pending is not None, what="a held decision")
+        c.reask()
+        await until(lambda: c.pending is not None and c.pending["call"] > 1, what="the second answer")
+        proposed = c.pending["action"]
+        window.refresh()
+        mine = next(a for a in c.interactive_legal() if a != proposed)
+        qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point_for(window.board, mine))
+        await until(lambda: c.count == 1, what="override applied")
+        return c, mine
+
+    c, mine = run(scenario())
+    texts = [p.text for p in pills(StepModel.from_records(0, c.records_for(0)), {})]
+    assert len(texts) == 2 and not any(t.endswith("· played") for t in texts)
+    assert texts[1].endswith(f"→ {mine} (a person's override)")
