@@ -100,6 +100,14 @@ def test_take_over_and_hand_back(window: Any, qtbot: Any, run: Any) -> None:
     decisions = sorted(_events(c, "decision"), key=lambda d: d["step"])
     assert decisions[0]["data"]["source"] == "human" and decisions[0]["data"]["action"] == cell
     assert decisions[2]["data"]["source"] == "model"
+    # The animation's caption (and presenter mode's) says that a person played the model's seat.
+    from desktop.video_export import caption_of, frames, plan_video
+
+    session = sessions.load_session(c.folder)
+    names = [s.name for s in c.game.seats]
+    assert caption_of(session.events_for_step(0), names, {0}) == f"X plays {cell} (a person took over)"
+    assert "took over" not in caption_of(session.events_for_step(2), names, {0})
+    assert next(iter(frames(plan_video(session, c.folder.parent / "unused.gif", first=1, last=1)))).size
 
 
 def test_cancel_in_flight_call_keeps_the_game(window: Any, run: Any) -> None:
