@@ -40,7 +40,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.board_view import shown_records, shown_state
+from desktop.widgets import ElidedLabel
+from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
@@ -487,14 +488,13 @@ class Presenter(QObject):
         self.exporting: asyncio.Task[Any] | None = None
 
         # The caption line under the board: the decision made on the board shown, and why.
-        self.caption = QLabel("")
+        # One line (elided, the whole text in its tooltip) of a fixed height: the board never moves as
+        # a rationale comes, goes or grows.
+        self.caption = ElidedLabel("")
         self.caption.setObjectName("RationaleCaption")
-        self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption.setStyleSheet(f"QLabel#RationaleCaption {{ color: {theme.TEXT}; font-style: italic; }}")
-        layout = window.board_caption.parentWidget().layout() if window.board_caption.parentWidget() else None
-        if layout is not None:
-            layout.addWidget(self.caption)
+        window.board_area.add_caption(self.caption, lines=1)
 
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -687,7 +687,8 @@ class Presenter(QObject):
         self._refresh_timer.stop()
         view = step_view(self.controller)
         self.caption.setText(view.caption if view is not None else "")
-        self.caption.setVisible(bool(view and view.caption))
+        # Shown (empty or not) whenever a game is: a caption that appears and disappears moves the board.
+        self.caption.setVisible(self.controller.game is not None)
         self.actions["play"].setEnabled(self.player.available())
         self.actions["export_video"].setEnabled(self.controller.folder is not None and self.exporting is None)
         if self.active:

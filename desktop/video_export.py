@@ -30,6 +30,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter
 
 from desktop.status import position_text, step_number
 from engine import events as ev
+from sessions import publish_file
 
 __all__ = [
     "FORMATS",
@@ -325,6 +326,7 @@ def export_video(
                 write(frame)
                 if progress is not None:
                     progress(done, total)
+        publish_file(tmp)  # a GIF or video is for sharing: the umask's permissions, not mkstemp's 0600
         os.replace(tmp, out)
     finally:
         with contextlib.suppress(FileNotFoundError):

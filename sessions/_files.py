@@ -178,3 +178,16 @@ def find_temp_manifest(folder: Path) -> tuple[Path, dict[str, Any]] | None:
         if usable and (best is None or mtime > best[0]):
             best = (mtime, tmp, raw)
     return None if best is None else (best[1], best[2])
+
+
+def umask_mode(base: int = 0o666) -> int:
+    """``base`` less the process's umask: the mode ``open()`` would give a new file. A file made with
+    ``tempfile.mkstemp`` (always 0600) and then published for people to share is set to this."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return base & ~mask
+
+
+def publish(path: Path | str) -> None:
+    """Give a file written through ``mkstemp`` the permissions a plain new file would have."""
+    os.chmod(path, umask_mode())

@@ -117,6 +117,8 @@ _MODULE_COMMANDS = (
     "desktop.cli.annotations",
     "desktop.cli.sweep",
     "desktop.cli.search",
+    "desktop.cli.rescore",
+    "desktop.cli.compare",
 )
 
 

@@ -178,8 +178,14 @@ class Testimony:
 
     @property
     def key_steps(self) -> int:
-        """The correct actions the answer key holds: its presses, the presentation, the choice."""
-        return len(self.answer.press) + 1 + (1 if self.choice is not None else 0)
+        """The correct actions the answer key holds as LMGame-Bench counts them: the presentation and
+        the answer to the question (if one is put)."""
+        return 1 + (1 if self.choice is not None else 0)
+
+    @property
+    def key_presses(self) -> int:
+        """The presses the answer key holds (correct actions only with the ``score_presses`` option)."""
+        return len(self.answer.press)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -203,8 +209,18 @@ class Case:
 
     @property
     def key_steps(self) -> int:
-        """The correct actions that solve the case."""
+        """The correct actions that solve the case (presentations and answers)."""
         return sum(t.key_steps for t in self.testimonies)
+
+    @property
+    def key_presses(self) -> int:
+        """The telling presses on the way (scored only with the ``score_presses`` option)."""
+        return sum(t.key_presses for t in self.testimonies)
+
+    @property
+    def statement_count(self) -> int:
+        """Every witness statement of the case, hidden ones included."""
+        return sum(len(t.statements) for t in self.testimonies)
 
     def name(self, key: str) -> str:
         """The name of the character ``key`` (a line's speaker)."""
