@@ -542,6 +542,58 @@ def reasoning_placeholder(sample: Sample) -> str:
     return "No reasoning returned" if thinking else "No reasoning recorded (thinking off)"
 
 
+# ----------------------------------------------------------------------------------------- perception
+
+
+def _calls_for(sample: Sample, purpose: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The finished and failed provider calls of ``sample`` made for ``purpose``."""
+    finished = [f for f in sample.finished if f.get("purpose") == purpose]
+    failed = [f for f in sample.failures if f.get("purpose") == purpose]
+    return finished, failed
+
+
+def perception_html(sample: Sample) -> str:
+    """Who described the board, from which template, and what the call took (tokens, cost, time)."""
+    data = sample.perception or {}
+    started = next((c for c in sample.started if c.get("purpose") == "perception"), None)
+    if not data and started is None:
+        return muted("No perception call")
+    provider = str(data.get("provider") or (started or {}).get("provider") or "?")
+    model = str(data.get("model") or (started or {}).get("model") or "")
+    name = f"<b>{esc(provider)}</b>" + (f" · {esc(model)}" if model and model != provider else "")
+    lines = [f"Described by {name} from the board image"]
+    if data.get("template"):
+        lines.append(muted(f"prompt {esc(data['template'])}"))
+    finished, failed = _calls_for(sample, "perception")
+    for call in finished:
+        cost = call.get("cost_usd")
+        lines.append(
+            f"Tokens in <b>{int(call.get('input_tokens') or 0):,}</b> · out "
+            f"<b>{int(call.get('output_tokens') or 0):,}</b> · "
+            f"cost <b>{cost_text(cost if isinstance(cost, (int, float)) else None, provider == 'sim')}</b> · "
+            f"latency <b>{float(call.get('latency_ms') or 0) / 1000:.2f} s</b>"
+        )
+    for failure in failed:
+        text = f"✗ Failed ({failure.get('kind', 'error')}): {failure.get('error', '')}"
+        lines.append(colored(esc(text), BAD_COLOR))
+    if len(finished) + len(failed) < (1 if started is not None else 0):
+        lines.append(colored("Describing the board…", ACCENT))
+    return "<br>".join(lines)
+
+
+def perception_summary(sample: Sample) -> str:
+    """The Perception section's summary: the describing model and the description's length."""
+    data = sample.perception or {}
+    bits = []
+    if data.get("model"):
+        bits.append(esc(data["model"]))
+    if data.get("error"):
+        bits.append(colored("failed", BAD_COLOR))
+    elif sample.description:
+        bits.append(f"{len(sample.description):,} chars")
+    return " · ".join(bits)
+
+
 # ---------------------------------------------------------------------------------------- parse chain
 
 

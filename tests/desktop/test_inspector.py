@@ -541,7 +541,7 @@ def test_seats_are_numbered_from_one_and_the_simulated_model_named_once(
     text = panel.players_label.text().replace("&nbsp;", " ")
     assert "Seat 1 (X)" in text and "Seat 2 (O)" in text and "Seat 0" not in text
     assert "sim · perception both" in text and "sim · sim" not in text
-    assert "3 retries → random" in text
+    assert "invalid: re-ask with feedback ×3 → random move" in text
     assert "Seat 1 (X)" in panel.step_label.text() and "Seat 0" not in panel.step_label.text()
     legal = of_type(records, ev.TURN_STARTED)[0]["data"]["legal"]["0"]
     panel.set_controls(model_to_act=True, busy=False, pending={"action": legal[0], "seat": 0, "call": 1,
