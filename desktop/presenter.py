@@ -37,14 +37,14 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
 )
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.widgets import ElidedLabel
 from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
+from desktop.widgets import ElidedLabel
 from engine import events as ev
 from engine.players import HUMAN
 
@@ -114,12 +114,13 @@ def step_view(c: SessionController) -> StepView | None:
     state = shown_state(c.game, state, people, c.live)
     names = [s.name for s in c.game.seats]
     records = shown_records(c.game, c.records_for(k), people, c.live)
-    caption = caption_of(records, names)
+    models = set(c.model_seats())
+    caption = caption_of(records, names, models)
     reasoning = _reasoning(records)
     highlight = () if following_live else _chosen(records)
     if not caption and k > c.base:
         before = shown_records(c.game, c.records_for(k - 1), people, c.live)
-        last = caption_of(before, names)
+        last = caption_of(before, names, models)
         if last:
             caption = f"Last move: {last}"
             reasoning = reasoning or _reasoning(before)

@@ -122,6 +122,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.search",
     "desktop.cli.rescore",
     "desktop.cli.compare",
+    "desktop.cli.probe",
 )
 
 
@@ -175,7 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dry-run", action="store_true",
                      help="check the command and print the plan and cost estimate without playing")
     harness = run.add_argument_group("model players (sim, openai, anthropic, local)")
-    harness.add_argument("--perception", choices=("text", "image", "both"), default=None)
+    harness.add_argument("--perception", choices=("text", "image", "both", "describe"), default=None,
+                         help="what the model gets of the board: text (default), the image, both, or "
+                         "describe (a vision model describes the image in a call of its own and the "
+                         "model gets that text)")
+    harness.add_argument("--perception-model", default=None, metavar="SPEC",
+                         help="the model that describes the image with --perception describe (default: "
+                         "the acting model)")
     harness.add_argument("--no-image-labels", dest="image_labels", action="store_false", default=None,
                          help="send the board image without row/column coordinate labels")
     harness.add_argument("--memory", type=int, default=None, metavar="N", help="steps remembered (0 = off)")

@@ -16,12 +16,19 @@ COMMAND = "rescore"
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        COMMAND, parents=[common], help="re-score recorded answers with today's parser and oracles",
+        COMMAND,
+        parents=[common],
+        help="re-score recorded answers with today's parser and oracles",
         description="Run today's answer extractor and intermediate-answer oracles over every answer the "
         "sessions recorded, and list each verdict that changed (no model call; sessions are not written).",
     )
-    p.add_argument("paths", type=Path, nargs="+", metavar="DIR",
-                   help="session folders, or folders holding them at any depth")
+    p.add_argument(
+        "paths",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="session folders, or folders holding them at any depth",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--out", type=Path, default=None, metavar="FILE", help="also save the report as JSON")
 
@@ -53,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     checks = sum(r.checks for r in reports)
     changes = [c for r in reports for c in r.changes]
     payload = {
-        "sessions": len(reports), "answers": answers, "checks": checks, "changed": len(changes),
+        "sessions": len(reports),
+        "answers": answers,
+        "checks": checks,
+        "changed": len(changes),
         "changes": [c.to_json() for c in changes],
         "problems": [f"{r.path}: {p}" for r in reports for p in r.problems],
     }
@@ -67,13 +77,22 @@ def run(args: argparse.Namespace) -> int:
             for name in ("session", "step", "seat", "verdict", "attempt", "recorded", "now"):
                 table.add_column(name, overflow="fold")
             for c in changes:
-                table.add_row(c.session, str(c.step), str(c.seat), c.what, "" if c.attempt is None else str(c.attempt),
-                              c.before, c.after)
+                table.add_row(
+                    c.session,
+                    str(c.step),
+                    str(c.seat),
+                    c.what,
+                    "" if c.attempt is None else str(c.attempt),
+                    c.before,
+                    c.after,
+                )
             stdout_console().print(table)
         for problem in payload["problems"]:
             err(problem)
-        print(f"{len(reports):,} sessions, {answers:,} answers re-read, {checks:,} intermediate answers "
-              f"re-checked: {len(changes):,} verdicts changed (no model was called)")
+        print(
+            f"{len(reports):,} sessions, {answers:,} answers re-read, {checks:,} intermediate answers "
+            f"re-checked: {len(changes):,} verdicts changed (no model was called)"
+        )
     return EXIT_FAILURE if failures else EXIT_OK
 
 
@@ -82,7 +101,8 @@ def _check_out(out: Path, folders: list[Path]) -> None:
     target = out.resolve()
     for folder in folders:
         if target.is_relative_to(folder.resolve()):
-            raise UsageError(f"--out {out} is inside the session {folder}; only PlayTrace's session writer "
-                             "writes there")
+            raise UsageError(
+                f"--out {out} is inside the session {folder}; only PlayTrace's session writer writes there"
+            )
     if target.is_dir():
         raise UsageError(f"--out {out} is a folder; name a file")

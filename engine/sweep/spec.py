@@ -58,7 +58,10 @@ def _is_num(v: Any) -> bool:
 
 
 HARNESS_KEYS: dict[str, tuple[str, Any]] = {
-    "perception": ('"text", "image" or "both"', lambda v: v in ("text", "image", "both")),
+    "perception": ('"text", "image", "both" or "describe"',
+                   lambda v: v in ("text", "image", "both", "describe")),
+    # The model that describes the image under perception "describe" (a player spec; default: the acting one).
+    "perception_model": ("a model player spec", lambda v: isinstance(v, str) and is_model_spec(v)),
     "image_labels": ("true or false", lambda v: isinstance(v, bool)),
     "memory": ("a whole number of steps, at least 0 (0 = off)", lambda v: _is_int(v) and v >= 0),
     "reflection": ("true or false", lambda v: isinstance(v, bool)),

@@ -31,14 +31,33 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("recorded")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "3", "--sim-error-rate", "0.4",
-                         "--out", str(root)]) == 0
+        assert (
+            cli.main(
+                [
+                    "run",
+                    "tictactoe",
+                    "-p",
+                    "sim",
+                    "-p",
+                    "random",
+                    "-n",
+                    "3",
+                    "--sim-error-rate",
+                    "0.4",
+                    "--out",
+                    str(root),
+                ]
+            )
+            == 0
+        )
         assert cli.main(["run", "2048", "-p", "sim", "-n", "1", "--max-steps", "15", "--out", str(root)]) == 0
     yield root
 
 
 def _digests(root: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -54,7 +73,10 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def test_unchanged_code_changes_nothing_and_calls_no_model(
-    recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], loopback: LoopbackServer,
+    recorded: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    loopback: LoopbackServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Sessions of real SDK clients against the loopback server, in both wire formats.
@@ -65,8 +87,9 @@ def test_unchanged_code_changes_nothing_and_calls_no_model(
     loopback.default = Answer(content="thought: keep the corner.\nmove: left")
     wire = tmp_path / "wire"
     for spec in ("openai:gpt-4o-mini", "anthropic:claude-haiku-4-5"):
-        code, _, err = _cli(capsys, "run", "2048", "-p", spec, "--max-steps", "3", "--no-reflection",
-                            "--out", str(wire))
+        code, _, err = _cli(
+            capsys, "run", "2048", "-p", spec, "--max-steps", "3", "--no-reflection", "--out", str(wire)
+        )
         assert code == 0, err
     calls = len(loopback.requests)
     before = _digests(recorded) | _digests(wire)
@@ -106,9 +129,7 @@ def test_a_changed_extractor_and_oracle_change_verdicts(
     assert all(c.before.startswith("correct") for c in checks)
 
 
-def test_rescore_refuses_to_write_into_a_session(
-    recorded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_rescore_refuses_to_write_into_a_session(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = next(iter(find_sessions(recorded)))
     before = _digests(folder)
     code, _, err = _cli(capsys, "rescore", str(folder), "--out", str(folder / "events.jsonl"))
