@@ -97,8 +97,8 @@ def test_run_json_names_the_run_error(
 ) -> None:
     loopback.default = Fail(401, message="bad key")
     spec = f"local:loop-model@{loopback.openai_base_url}"
-    code, out, _err = run_cli(capsys, "run", "tictactoe", "-p", spec, "-p", "random", "-n", "3", "-j", "1", "--json",
-                              "--out", str(tmp_path))
+    code, out, _err = run_cli(capsys, "run", "tictactoe", "-p", spec, "-p", "random", "-n", "3", "-j", "1",
+                              "--json", "--out", str(tmp_path))
     assert code == 1
     report = json.loads(out)
     assert "HTTP 401" in report["model_unusable"]
