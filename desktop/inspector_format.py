@@ -235,6 +235,12 @@ class Pill:
     tooltip: str
 
 
+def _overrider(override: Mapping[str, Any]) -> str:
+    """Who overrode a model's answer, for people: "a person" for the recorded ``by: human``."""
+    by = str(override.get("by") or "human")
+    return "a person" if by == "human" else by
+
+
 def pills(model: StepModel, players: Players) -> list[Pill]:
     """One pill per model sample of the step, "Sample 1 · (2,2) · played"; none for a single one."""
     samples = model.ordered()
@@ -250,11 +256,18 @@ def pills(model: StepModel, players: Players) -> list[Pill]:
             name = f"{seat_name(sample.seat, players)} · {name}"
         played = decided is sample and model.applied is not None
         chosen = sample.chosen()
-        if chosen:
+        override = sample.override
+        if override:
+            # A person's move, not the model's answer: the pill names both.
+            proposed, by = override.get("proposed"), _overrider(override)
+            text = f"{name} · {proposed} → {override.get('action')} ({by}'s override)"
+            tip = f"Call {sample.call} — the model proposed {proposed}; {by} played {override.get('action')}"
+        elif chosen:
             text = f"{name} · {chosen}" + (" · played" if played else "")
+            tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
         else:
             text = f"{name} …" if sample.streaming else f"{name} ✗"
-        tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
+            tip = f"Call {sample.call}"
         result.append(Pill(sample.key, text, tip))
     return result if len(result) > 1 else []
 
@@ -324,7 +337,7 @@ def outcome_html(
         o = sample.override
         lines.append(
             colored(
-                f"Overridden by {esc(o.get('by', 'human'))}: proposed {esc(o.get('proposed'))} → "
+                f"Overridden by {esc(_overrider(o))}: proposed {esc(o.get('proposed'))} → "
                 f"played {esc(o.get('action'))}",
                 WARNING_FG,
                 bold=True,
@@ -527,6 +540,58 @@ def reasoning_placeholder(sample: Sample) -> str:
     last_call = sample.started[-1] if sample.started else {}
     thinking = (last_call.get("params") or {}).get("thinking")
     return "No reasoning returned" if thinking else "No reasoning recorded (thinking off)"
+
+
+# ----------------------------------------------------------------------------------------- perception
+
+
+def _calls_for(sample: Sample, purpose: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The finished and failed provider calls of ``sample`` made for ``purpose``."""
+    finished = [f for f in sample.finished if f.get("purpose") == purpose]
+    failed = [f for f in sample.failures if f.get("purpose") == purpose]
+    return finished, failed
+
+
+def perception_html(sample: Sample) -> str:
+    """Who described the board, from which template, and what the call took (tokens, cost, time)."""
+    data = sample.perception or {}
+    started = next((c for c in sample.started if c.get("purpose") == "perception"), None)
+    if not data and started is None:
+        return muted("No perception call")
+    provider = str(data.get("provider") or (started or {}).get("provider") or "?")
+    model = str(data.get("model") or (started or {}).get("model") or "")
+    name = f"<b>{esc(provider)}</b>" + (f" · {esc(model)}" if model and model != provider else "")
+    lines = [f"Described by {name} from the board image"]
+    if data.get("template"):
+        lines.append(muted(f"prompt {esc(data['template'])}"))
+    finished, failed = _calls_for(sample, "perception")
+    for call in finished:
+        cost = call.get("cost_usd")
+        lines.append(
+            f"Tokens in <b>{int(call.get('input_tokens') or 0):,}</b> · out "
+            f"<b>{int(call.get('output_tokens') or 0):,}</b> · "
+            f"cost <b>{cost_text(cost if isinstance(cost, (int, float)) else None, provider == 'sim')}</b> · "
+            f"latency <b>{float(call.get('latency_ms') or 0) / 1000:.2f} s</b>"
+        )
+    for failure in failed:
+        text = f"✗ Failed ({failure.get('kind', 'error')}): {failure.get('error', '')}"
+        lines.append(colored(esc(text), BAD_COLOR))
+    if len(finished) + len(failed) < (1 if started is not None else 0):
+        lines.append(colored("Describing the board…", ACCENT))
+    return "<br>".join(lines)
+
+
+def perception_summary(sample: Sample) -> str:
+    """The Perception section's summary: the describing model and the description's length."""
+    data = sample.perception or {}
+    bits = []
+    if data.get("model"):
+        bits.append(esc(data["model"]))
+    if data.get("error"):
+        bits.append(colored("failed", BAD_COLOR))
+    elif sample.description:
+        bits.append(f"{len(sample.description):,} chars")
+    return " · ".join(bits)
 
 
 # ---------------------------------------------------------------------------------------- parse chain

@@ -221,3 +221,64 @@ def test_the_policy_is_a_sweep_key() -> None:
     text = head + 'reask = "again"\n'
     with pytest.raises(ValueError, match=r"s.toml:5: .*reask.*\"feedback\", \"same\" or \"none\""):
         parse_sweep(text, name="s.toml")
+
+
+# -- perception as its own call ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_describe_call_precedes_each_action_call(wire: str, loopback: LoopbackServer) -> None:
+    from desktop.episode import png_renderer
+
+    render = png_renderer("2048")
+    game = engine.make("2048")
+    loopback.script(
+        Answer("DESC-0: a 2 at the top right."), Answer("thought: corner\nmove: left"),
+        Answer("DESC-1: two 2s on the left."), Answer("thought: merge\nmove: up"),
+    )
+    player = model(wire, loopback, game, perception="describe", memory=0)
+    events = play(game, [player], max_steps=2, render=render)
+    posts = loopback.posts()
+    assert len(posts) == 4
+    for k in range(2):
+        describe, act = posts[2 * k], posts[2 * k + 1]
+        # The perception call: its own prompt, with the board image.
+        assert "You are the eyes of an AI agent that plays 2048" in texts_of(messages_of(describe)[0])
+        assert len(images_of(describe)) == 1
+        # The action call: the description as the state, and no image.
+        assert images_of(act) == []
+        assert f"DESC-{k}:" in texts_of(messages_of(act)[-1])
+        assert "You are the eyes" not in json_text(act)
+    perceptions = [e for e in events if e.type == ev.PERCEPTION]
+    assert [e.data["text"] for e in perceptions] == [
+        "DESC-0: a 2 at the top right.", "DESC-1: two 2s on the left."]
+    assert all(e.blobs["image"].data == images_of(posts[2 * i])[0] for i, e in enumerate(perceptions))
+    calls = [e.data["purpose"] for e in events if e.type == ev.MODEL_CALL_FINISHED]
+    assert calls == ["perception", "action", "perception", "action"]
+    finished = [e.data for e in events
+                if e.type == ev.MODEL_CALL_FINISHED and e.data["purpose"] == "perception"]
+    assert all(d["input_tokens"] == 12 and d["output_tokens"] == 7 and d["latency_ms"] > 0 for d in finished)
+    assert [e.data["action"] for e in events if e.type == ev.DECISION] == ["left", "up"]
+    assert player.harness_config()["perception"] == "describe"
+    assert player.harness_config()["perception_template"] == "prompts/_common/describe.md"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_another_model_can_describe_the_board(wire: str, loopback: LoopbackServer) -> None:
+    from desktop.episode import png_renderer
+
+    render = png_renderer("2048")
+    game = engine.make("2048")
+    loopback.default = Answer("thought: corner\nmove: left")
+    player = model(wire, loopback, game, perception="describe", perception_model="sim", memory=0)
+    events = play(game, [player], max_steps=1, render=render)
+    (act,) = loopback.posts()  # the description came from the simulated model, offline
+    description = next(e.data for e in events if e.type == ev.PERCEPTION)
+    assert description["provider"] == "sim"
+    assert description["text"].startswith("The image shows 2048 at step 0")
+    assert description["text"].split("\n\n", 1)[1].strip() in texts_of(messages_of(act)[-1])
+    assert player.harness_config()["perception_model"] == "sim"
+
+
+def json_text(request: Recorded) -> str:
+    return request.text

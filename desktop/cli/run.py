@@ -74,7 +74,8 @@ class RunPlan:
 def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
-    for name in ("perception", "image_labels", "memory", "reflection", "thinking", "thinking_budget",
+    for name in ("perception", "perception_model", "image_labels", "memory", "reflection", "thinking",
+                 "thinking_budget",
                  "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls",
                  "strikes"):
         value = getattr(args, name)
@@ -179,9 +180,17 @@ def _plan(args: argparse.Namespace) -> RunPlan:
         model_options["budget_hard_usd"] = args.budget_hard
     if not has_model:
         model_options = {}
+    if model_options.get("perception_model") is not None:
+        if model_options.get("perception") != "describe":
+            raise UsageError("--perception-model needs --perception describe")
+        describer = model_options["perception_model"].strip()
+        if not is_model_spec(describer):
+            raise UsageError(f"--perception-model {describer!r} is not a model (sim, openai:MODEL, "
+                             "anthropic:MODEL, local:MODEL@URL, …)")
+        _validate_specs([describer])
     _check_caps_enforceable(args, specs, model_options)
     render = None
-    if has_model and model_options.get("perception") in ("image", "both"):
+    if has_model and model_options.get("perception") in ("image", "both", "describe"):
         ensure_offscreen_qt()
         from desktop.episode import png_renderer
 
@@ -256,6 +265,9 @@ _EST_THINKING_TOKENS = 2000
 _EST_STEPS_PER_EPISODE = 100
 #: The reflection call made before each decision (on by default): recent steps in, under 100 words out.
 _EST_REFLECTION_TOKENS = (600, 150)
+#: The perception call of --perception describe: its prompt in, the description out (which the action
+#: prompt then carries as its state).
+_EST_DESCRIBE_TOKENS = (400, 400)
 
 
 def _print_estimate(plan: BatchPlan) -> None:
@@ -270,6 +282,8 @@ def _print_estimate(plan: BatchPlan) -> None:
         return
     opts = plan.model_options
     tin = _EST_INPUT_TOKENS + (_EST_IMAGE_TOKENS if opts.get("perception") in ("image", "both") else 0)
+    if opts.get("perception") == "describe":  # a second call per step: the image in, a description out
+        tin += _EST_IMAGE_TOKENS + _EST_DESCRIBE_TOKENS[0] + _EST_DESCRIBE_TOKENS[1]
     tout = _EST_OUTPUT_TOKENS
     if opts.get("thinking"):
         tout += int(opts.get("thinking_budget") or _EST_THINKING_TOKENS)
