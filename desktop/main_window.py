@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import presenter, theme
 from desktop.action_panel import ActionPanel
-from desktop.board_view import BoardView, shown_records, shown_state
+from desktop.board_area import BoardArea
+from desktop.board_view import BoardView
 from desktop.checks_view import disputes_by_target, session_tallies
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
 from desktop.menus import build_actions, install_menus
+from desktop.model.visibility import hides_other_seats, shown_records, shown_state
 from desktop.score_plot import ScorePlot
 from desktop.status import step_number
 from desktop.timeline import Timeline
@@ -121,19 +123,11 @@ class MainWindow(QMainWindow):
         self.warning_banner = Banner("WarningBanner")
 
         self.board = BoardView()
-        self.board_caption = QLabel("")
-        self.board_caption.setObjectName("Muted")
-        self.board_caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.board_caption.setWordWrap(True)
-        board_box = QWidget()
-        board_layout = QVBoxLayout(board_box)
-        board_layout.setContentsMargins(0, 0, 0, 0)
-        board_layout.setSpacing(4)
-        board_layout.addWidget(self.board, 1)
         self._checks_step = 0  # the step whose verified answers the model panel shows
         self.action_panel = ActionPanel()
-        board_layout.addWidget(self.action_panel)
-        board_layout.addWidget(self.board_caption)
+        board_box = BoardArea(self.board, self.action_panel)
+        self.board_area = board_box
+        self.board_caption = board_box.caption
         # With nothing open the game area shows a welcome card instead of an empty board.
         self.welcome = WelcomeCard(demo_tip=_demo_tip())
         self.game_stack = QStackedWidget()
@@ -469,7 +463,7 @@ class MainWindow(QMainWindow):
             records = shown_records(c.game, everything, self._people(), c.live)
             self._prepare_checks(step, records)
             self.inspector.show_step(step, records, c.resolve)
-            self._notice_hidden(records != everything, reset=True)
+            self._notice_hidden(hides_other_seats(c.game, everything, self._people(), c.live), reset=True)
 
     def _on_marks(self, answer: tuple[str, ...], truth: tuple[str, ...]) -> None:
         """Mark a selected intermediate answer on the board, for the seat whose answer it is."""
@@ -533,7 +527,7 @@ class MainWindow(QMainWindow):
             shown = shown_records(c.game, [record], self._people(), c.live)
             for item in shown:
                 self.inspector.append_live(dict(item))
-            self._notice_hidden(shown != [record])
+            self._notice_hidden(hides_other_seats(c.game, [record], self._people(), c.live))
 
     def _notice_hidden(self, hidden: bool, *, reset: bool = False) -> None:
         """Say why the panel holds less than the session, when another seat's records are hidden."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QDoubleValidator, QStandardItemModel
+from PySide6.QtGui import QDoubleValidator, QKeyEvent, QShowEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -697,6 +697,26 @@ class NewGameDialog(QDialog):
             dialog.deleteLater()
         if not self.key_notice.isHidden():
             self._check_keys()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        # Only Start is a default button: a focused "New seed" (or any other) button must not take
+        # Enter from it.
+        for button in self.findChildren(QPushButton):
+            if button is not self.start_button:
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        super().showEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        # Enter starts the game from any field (a spin box or a line edit passes Enter on to here).
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & ~(
+            Qt.KeyboardModifier.KeypadModifier
+        ):
+            event.accept()
+            if self.start_button.isEnabled():
+                self.accept()
+            return
+        super().keyPressEvent(event)
 
     def accept(self) -> None:
         """Start the game, unless an option is invalid or a paid model has no key (then the message

@@ -37,13 +37,14 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
 )
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.board_view import shown_records, shown_state
+from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
+from desktop.widgets import ElidedLabel
 from engine import events as ev
 from engine.players import HUMAN
 
@@ -113,12 +114,13 @@ def step_view(c: SessionController) -> StepView | None:
     state = shown_state(c.game, state, people, c.live)
     names = [s.name for s in c.game.seats]
     records = shown_records(c.game, c.records_for(k), people, c.live)
-    caption = caption_of(records, names)
+    models = set(c.model_seats())
+    caption = caption_of(records, names, models)
     reasoning = _reasoning(records)
     highlight = () if following_live else _chosen(records)
     if not caption and k > c.base:
         before = shown_records(c.game, c.records_for(k - 1), people, c.live)
-        last = caption_of(before, names)
+        last = caption_of(before, names, models)
         if last:
             caption = f"Last move: {last}"
             reasoning = reasoning or _reasoning(before)
@@ -487,14 +489,13 @@ class Presenter(QObject):
         self.exporting: asyncio.Task[Any] | None = None
 
         # The caption line under the board: the decision made on the board shown, and why.
-        self.caption = QLabel("")
+        # One line (elided, the whole text in its tooltip) of a fixed height: the board never moves as
+        # a rationale comes, goes or grows.
+        self.caption = ElidedLabel("")
         self.caption.setObjectName("RationaleCaption")
-        self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption.setStyleSheet(f"QLabel#RationaleCaption {{ color: {theme.TEXT}; font-style: italic; }}")
-        layout = window.board_caption.parentWidget().layout() if window.board_caption.parentWidget() else None
-        if layout is not None:
-            layout.addWidget(self.caption)
+        window.board_area.add_caption(self.caption, lines=1)
 
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -687,7 +688,8 @@ class Presenter(QObject):
         self._refresh_timer.stop()
         view = step_view(self.controller)
         self.caption.setText(view.caption if view is not None else "")
-        self.caption.setVisible(bool(view and view.caption))
+        # Shown (empty or not) whenever a game is: a caption that appears and disappears moves the board.
+        self.caption.setVisible(self.controller.game is not None)
         self.actions["play"].setEnabled(self.player.available())
         self.actions["export_video"].setEnabled(self.controller.folder is not None and self.exporting is None)
         if self.active:

@@ -102,6 +102,11 @@ def build_players(
         if clients is not None and opts.get("client") is None and _pooled(spec):
             timeout_s = opts.get("timeout_s")
             opts["client"], opts["model"] = clients.lease(spec, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
+            describer = str(opts.get("perception_model") or "").strip()
+            if opts.get("perception") == "describe" and _pooled(describer) and describer != spec:
+                # The model that describes the board shares the pool's clients too.
+                opts["perception_client"], opts["perception_model_name"] = clients.lease(
+                    describer, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
         players.append(make_player(spec, game, seed=seat_seed, **opts))
     return players
 

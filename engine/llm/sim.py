@@ -16,6 +16,8 @@ How it knows the game
     (``Game.sim_behaviour``, in the game's package); games without one get the generic behaviour.
 
 Realism
+    A perception call (``Request.purpose == "perception"``) is answered with a description of the board
+    from the seat's view (:meth:`~engine.llm.simstyle.SimBehaviour.describe`), deterministically.
     The reasoning trace (streamed as ``reasoning`` deltas) is written from the bot's per-action values;
     the answer is streamed in small chunks with a small delay (``latency`` seconds per chunk, default a
     few milliseconds; ``latency=0`` for tests and benchmarks). Usage is estimated from text length
@@ -173,6 +175,10 @@ class SimClient:
         ctx = self.context
         if request.purpose == "reflection":
             reasoning, content = "", self._reflection(ctx)
+        elif request.purpose == "perception":
+            # It sees the board it was told about; what it writes is the seat's own view of it.
+            reasoning = ""
+            content = self.behaviour(ctx.game).describe(ctx) if ctx is not None else self._describe_blind()
         else:
             reasoning, content = await self._respond(ctx, prompt, _reasked_illegal(request))
         if not (self.thinking or request.thinking):
@@ -234,6 +240,10 @@ class SimClient:
         reasoning = style.reasoning(ctx, analysis, action, slip, answers)
         content = style.answer(ctx, analysis, action, slip, broken, answers, self._rng)
         return reasoning, content
+
+    @staticmethod
+    def _describe_blind() -> str:
+        return "The image shows a game board; without the game's context no details can be made out."
 
     def _reflection(self, ctx: SimContext | None) -> str:
         if ctx is None:

@@ -75,7 +75,8 @@ class EpisodeJob:
             specs=cell.lineup.specs,
             model_options=model_options,
             max_steps=cell.max_steps,
-            needs_image=cell.lineup.has_model and model_options.get("perception") in ("image", "both"),
+            needs_image=cell.lineup.has_model
+            and model_options.get("perception") in ("image", "both", "describe"),
             providers=tuple(sorted(cell.providers)),
             about={"name": sweep.name, "cell": cell.key, "label": cell.label, "harness": cell.harness.name,
                    "seed": seed},

@@ -19,7 +19,9 @@ import pytest
 
 import engine
 import sessions
-from desktop import cli, cli_models, cli_run
+from desktop import cli
+from desktop.cli import models as cli_models
+from desktop.cli import run as cli_run
 from tests.loopback import Answer, LoopbackServer
 
 REPO = Path(__file__).resolve().parents[2]

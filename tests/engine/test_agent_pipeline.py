@@ -113,7 +113,8 @@ def test_full_2048_game_records_the_pipeline_in_order() -> None:
     assert harness == players[0].harness_config()
     assert "harness" not in prompts[1].data
     assert harness["memory"] == 3 and harness["reflection"] is True and harness["perception"] == "text"
-    assert harness["invalid_policy"] == {"retries": 3, "fallback": "random"}
+    assert harness["invalid_policy"] == {"reask": "feedback", "retries": 3, "fallback": "random",
+                                         "strikes": 0}
     assert harness["template"] == "prompts/2048/default.md" and len(harness["template_hash"]) == 64
     json.dumps(harness)  # manifest-ready
 

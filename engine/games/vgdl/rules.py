@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import assets
+from engine import safeio
 from engine.core import (
     Action,
     Game,
@@ -40,7 +41,15 @@ from engine.games.vgdl.runtime import FIELDS, World, new_sprite
 from engine.games.vgdl.view import DIR_WORDS, adjacent_lines, ascii_grid, rules_text, type_chars
 from engine.options import Option
 
-__all__ = ["LEVELS", "VgdlGame", "VgdlState", "asset_files", "initial_sprites", "read_text"]
+__all__ = [
+    "LEVELS",
+    "VgdlGame",
+    "VgdlState",
+    "asset_files",
+    "initial_sprites",
+    "initial_timers",
+    "read_text",
+]
 
 DEFAULT_MAX_STEPS = 1000
 #: How many levels each bundled game has (``<name>_lvl0.txt`` ...).
@@ -83,11 +92,13 @@ def read_text(path: Path, what: str) -> str:
         VgdlError: the file cannot be read or is not UTF-8 text.
     """
     try:
-        return path.read_text(encoding="utf-8")
+        # A FIFO or /dev/zero is refused at once instead of hanging or filling memory.
+        return safeio.read_text(path, cap=4 * 1024 * 1024)
     except FileNotFoundError:
         raise VgdlError(str(path), None, f"the {what} file does not exist") from None
-    except UnicodeDecodeError:
-        raise VgdlError(str(path), None, f"the {what} file is not UTF-8 text") from None
+    except safeio.InputError as exc:
+        why = str(exc).removeprefix(f"{path} ")
+        raise VgdlError(str(path), None, f"the {what} file {why}") from None
     except OSError as exc:
         raise VgdlError(str(path), None, f"the {what} file cannot be read ({exc.strerror or exc})") from None
 
@@ -104,6 +115,13 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
             if char == " ":
                 continue
             targets = game.mapping.get(char)
+            if targets is None and char in game.mapping_problems:
+                line, problem = game.mapping_problems[char]
+                raise VgdlError(
+                    game.source,
+                    line,
+                    f"{problem} (the level {level.source} uses it: line {r + 1}, column {c + 1})",
+                )
             if targets is None:
                 known = "".join(sorted(game.mapping))
                 raise VgdlError(
@@ -114,11 +132,16 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
                 )
             for tindex in targets:
                 t = game.types[tindex]
-                sprite = new_sprite(len(sprites), tindex, r, c, t.orientation, 0, t.health)
+                sprite = new_sprite(len(sprites), tindex, r, c, t.orientation, 0, t.health, t.ttl)
                 sprites.append(tuple(sprite))
     if not any(game.types[s[1]].is_avatar for s in sprites):
         raise VgdlError(level.source, None, "the level has no avatar")
     return tuple(sprites)
+
+
+def initial_timers(game: CompiledGame) -> tuple[tuple[int, int], ...]:
+    """The clock at the start: each ``TIME`` rule's first run, as (tick, index in ``game.timed``)."""
+    return tuple((t.first, i) for i, t in enumerate(game.timed) if t.native)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,6 +171,8 @@ class VgdlState(State):
     counters: tuple[int, int, int] = (0, 0, 0)
     #: The avatar's positions before the last steps (oldest first), for the cancelling-move rule.
     recent: tuple[tuple[int, int] | None, ...] = ()
+    #: Effects waiting on the clock, as (tick, index in the compiled game's ``timed``), in order.
+    timers: tuple[tuple[int, int], ...] = ()
 
     # -- the contract --------------------------------------------------------------------------
 
@@ -190,6 +215,7 @@ class VgdlState(State):
             self.tick,
             self.game_score,
             random.Random(f"{self.seed}:{self.tick}"),
+            self.timers,
         )
         world.tick(action)
         won = world.won
@@ -204,6 +230,7 @@ class VgdlState(State):
             won=won,
             last_action=action,
             recent=(*self.recent, self.avatar_pos)[-episode_metrics.CANCEL_WINDOW :],
+            timers=tuple(world.timers),
         )
         flags = episode_metrics.step_flags(self, after, action, recent_positions=self.recent)
         counters = (
@@ -361,7 +388,7 @@ class VgdlState(State):
             "source": self.compiled.source,
             "level": self.level_name,
             "size": [self.height, self.width],
-            "sprites": [[*s[:13], [list(p) for p in s[13]], s[14]] for s in self.sprites],
+            "sprites": [[*s[:13], [list(p) for p in s[13]], *s[14:]] for s in self.sprites],
             "next_id": self.next_id,
             "tick": self.tick,
             "score": self.game_score,
@@ -372,6 +399,7 @@ class VgdlState(State):
             "grounding": [self.coordinates, self.adjacent],
             "counters": list(self.counters),
             "recent": [list(p) if p is not None else None for p in self.recent],
+            "timers": [list(t) for t in self.timers],
         }
 
 
@@ -382,6 +410,8 @@ def _int(value: Any, name: str, low: int = 0) -> int:
 
 
 def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
+    if isinstance(item, list) and len(item) == 15:
+        item = [*item, -1.0, -1]  # written before sprites had their own speed and time to live
     if not isinstance(item, list) or len(item) != len(FIELDS):
         raise ValueError(f"a sprite is a list of {len(FIELDS)} fields")
     head = item[:13]
@@ -401,11 +431,15 @@ def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
         for p in res
     ):
         raise ValueError("a sprite's resources are [type, amount] pairs")
-    health = item[14]
+    health, speed, ttl = item[14], item[15], item[16]
     if not isinstance(health, int) or isinstance(health, bool):
         raise ValueError("a sprite's health is a whole number")
+    if not isinstance(speed, int | float) or isinstance(speed, bool):
+        raise ValueError("a sprite's speed is a number")
+    if not isinstance(ttl, int) or isinstance(ttl, bool):
+        raise ValueError("a sprite's time to live is a whole number")
     head[9] = float(head[9])
-    return (*head, tuple((p[0], p[1]) for p in res), health)
+    return (*head, tuple((p[0], p[1]) for p in res), health, float(speed), ttl)
 
 
 class VgdlGame(Game):
@@ -510,6 +544,7 @@ class VgdlGame(Game):
             max_steps=self.max_steps,
             coordinates=self.options["coordinates"],
             adjacent=self.options["adjacent"],
+            timers=initial_timers(game),
         )
 
     def transition(self, before: State, after: State) -> Transition:
@@ -599,6 +634,13 @@ class VgdlGame(Game):
                 None if p is None else (_int(p[0], "recent"), _int(p[1], "recent"))
                 for p in data.get("recent", [])
             )
+            timers = tuple(
+                (_int(t[0], "timers", -(2**31)), _int(t[1], "timers"))
+                for t in data.get("timers", [list(t) for t in initial_timers(game)])
+                if isinstance(t, list) and len(t) == 2
+            )
+            if any(i >= len(game.timed) for _d, i in timers):
+                raise ValueError("a timer names an effect this game does not have")
             level_name = data.get("level", "")
             if not isinstance(level_name, str):
                 raise ValueError("level must be text")
@@ -621,5 +663,6 @@ class VgdlGame(Game):
                 adjacent=bool(grounding[1]),
                 counters=tuple(_int(c, "counters") for c in counters),  # type: ignore[arg-type]
                 recent=recent,
+                timers=timers,
             )
         return state

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.games.vgdl.effects import EFFECT_FUNCTIONS
-from engine.games.vgdl.ontology import DIRS, CompiledGame, Effect
+from engine.games.vgdl.ontology import DIRS, MAX_SPRITES, CompiledGame, Effect
 from engine.games.vgdl.sprites import (
     ACTION_DIRS,
     BASE_DIRS,
@@ -45,12 +45,17 @@ from engine.games.vgdl.sprites import (
     OR,
     PR,
     RES,
+    SPD,
     STARTED,
+    TTL,
     C,
     R,
     T,
     new_sprite,
 )
+
+#: Effects that need no sprite, so a timer may run them on its own (GVGAI's ``addTimer``).
+_SPRITE_FREE = frozenset({"transformToAll", "killAll", "setSpeedForAll"})
 
 __all__ = ["FIELDS", "World", "new_sprite"]
 
@@ -68,6 +73,7 @@ class World:
         tick: int,
         score: float,
         rng: random.Random,
+        timers: Iterable[tuple[int, int]] = (),
     ) -> None:
         self.game = game
         self.height = height
@@ -82,10 +88,17 @@ class World:
         self.cells: dict[tuple[int, int], list[list[Any]]] = {}
         self.events: list[tuple[str, int]] = []
         self._pulled: set[int] = set()
+        #: Effects waiting on the clock: (tick, index in ``game.timed``), in order.
+        self.timers: list[tuple[int, int]] = list(timers)
+        #: This tick's shields (GVGAI's shieldFrom): (sprite type, other type, effect name).
+        self.shields: set[tuple[int, int, str]] = set()
+        self.population = 0
+        self._obstacle_cells: set[tuple[int, int]] | None = None
         #: Sprites an effect moved during the current collision pass (``None`` outside the events).
         self._relocated: set[int] | None = None
         by_type, cells = self.by_type, self.cells
         for s in sprites:
+            self.population += 1
             sprite = list(s)
             by_type[sprite[1]].append(sprite)
             key = (sprite[2], sprite[3])
@@ -156,10 +169,15 @@ class World:
         """A new sprite of type ``tindex`` at a cell, unless a singleton of its kind already lives
         (``force`` creates it anyway, as GVGAI's transformToAll does)."""
         stype = self.game.types[tindex]
+        if self.population >= MAX_SPRITES:
+            return None  # GVGAI's limit on sprites
         for t in () if force else stype.itypes:
             if self.game.types[t].singleton and self.count(self.game.subtypes[t]):
                 return None
-        sprite = new_sprite(self.next_id, tindex, row, col, stype.orientation, self.tick_no, stype.health)
+        sprite = new_sprite(
+            self.next_id, tindex, row, col, stype.orientation, self.tick_no, stype.health, stype.ttl
+        )
+        self.population += 1
         if direction is not None and stype.oriented and sprite[OR] == 0:
             sprite[OR] = direction
         self.next_id += 1
@@ -168,7 +186,14 @@ class World:
         return sprite
 
     def kill(self, s: list[Any]) -> None:
-        self.killed.add(s[ID])
+        if s[ID] not in self.killed:
+            self.killed.add(s[ID])
+            self.population -= 1
+
+    def speed(self, s: list[Any]) -> float:
+        """A sprite's speed: its own once an effect set it, else its type's."""
+        own = s[SPD]
+        return float(own) if own >= 0 else self.game.types[s[T]].speed
 
     def _resource(self, s: list[Any], rtype: int) -> int:
         for key, amount in s[RES]:
@@ -214,19 +239,32 @@ class World:
             action = "ACTION_NIL"
         moved = False
         d = ACTION_DIRS.get(action, 0)
-        if stype.kind == "ongoing":
+        kind = stype.kind
+        speed = self.speed(s)
+        if kind in ("ongoing", "ongoingshoot", "ongoingturning", "missileavatar"):
             # GVGAI's OngoingAvatar: an action only turns it; it keeps moving the way it faces.
-            if d:
-                s[OR] = d
-            dr, dc = DIRS[s[OR]]
-            self._move(s, dr, dc, stype.speed if stype.speed > 0 else 1.0)
+            # OngoingTurningAvatar turns only across its way and leaves ``spawnBehind`` behind it;
+            # OngoingShootAvatar uses its weapon when it does not turn; MissileAvatar only flies.
+            if d and kind != "missileavatar":
+                if kind != "ongoingturning" or DIRS[d][0] * DIRS[s[OR]][0] + DIRS[d][1] * DIRS[s[OR]][1] == 0:
+                    if s[OR] != 0 or kind != "ongoingturning":
+                        s[OR] = d
+            before = (s[R], s[C])
+            if s[OR]:
+                dr, dc = DIRS[s[OR]]
+                if speed > 0:
+                    self._move(s, dr, dc, speed)
+            if kind == "ongoingturning" and (s[R], s[C]) != before and stype.params.get("spawnBehind"):
+                self.add(self.game.by_name[stype.params["spawnBehind"]], *before)
+            if kind == "ongoingshoot" and not d and action == "ACTION_USE":
+                self._shoot(s, "shoot")
             return
         if d:
             if stype.rotate and s[OR] != d:
                 s[OR] = d
                 return  # GVGAI's ROTATE: the avatar turns in place and does not act further
             dr, dc = DIRS[d]
-            moved = self._move(s, dr, dc, stype.speed if stype.speed > 0 else 1.0)
+            moved = self._move(s, dr, dc, speed if speed > 0 else 1.0)
             if moved and stype.oriented:
                 s[OR] = d
         if not moved and action == "ACTION_USE":
@@ -263,7 +301,7 @@ class World:
     def _passive(self, s: list[Any], stype: Any) -> None:
         if not s[STARTED]:
             return
-        speed = stype.speed if stype.speed != -1 else 1.0
+        speed = self.speed(s)
         if speed != 0 and stype.oriented and s[OR]:
             dr, dc = DIRS[s[OR]]
             self._move(s, dr, dc, speed)
@@ -283,7 +321,15 @@ class World:
 
     def _update(self, s: list[Any]) -> None:
         stype = self.game.types[s[T]]
-        kind = stype.kind
+        self._update_kind(s, stype, stype.kind)
+        s[STARTED] = 1
+        ttl = s[TTL]
+        if ttl > 0:
+            s[TTL] = ttl - 1
+        elif ttl == 0:
+            self.kill(s)
+
+    def _update_kind(self, s: list[Any], stype: Any, kind: str) -> None:
         if kind == "spawn":
             self._spawn(s, stype)
         elif kind == "flicker":
@@ -308,27 +354,40 @@ class World:
                 s[OR] = self.rng.choice(BASE_DIRS)
             self._passive(s, stype)
         elif kind == "randombomber":
-            self._active(s, self.rng.choice(BASE_DIRS), stype.speed)
+            self._active(s, self.rng.choice(BASE_DIRS), self.speed(s))
             self._spawn(s, stype)
         elif kind == "random":
             self._passive(s, stype)
-            self._active(s, self._random_dir(s, int(stype.params["cons"])), stype.speed)
-        elif kind in ("chaser", "fleeing", "altchaser"):
+            self._active(s, self._random_dir(s, int(stype.params["cons"])), self.speed(s))
+        elif kind in ("chaser", "fleeing", "altchaser", "loschaser", "pathchaser", "pathaltchaser"):
+            epsilon = float(stype.params.get("epsilon", 0.0))
+            if epsilon > 0 and self.rng.random() < epsilon:
+                # RandomAltChaser, RandomPathAltChaser: now and then a random step
+                self._passive(s, stype)
+                self._active(s, self.rng.choice(BASE_DIRS), self.speed(s))
+                return
             self._passive(s, stype)
             self._chase(s, stype)
         else:
             self._passive(s, stype)
-        s[STARTED] = 1
 
     def _spawn(self, s: list[Any], stype: Any) -> None:
+        params = stype.params
+        if "stypeMissile" in params:  # BomberRandomMissile: a random kind of missile each time
+            made_types = [self.game.by_name[self.rng.choice(params["stypeMissile"])]]
+        elif "stypes" in params:  # SpawnPointMultiSprite: one of each kind
+            made_types = [self.game.by_name[n] for n in params["stypes"]]
+        else:
+            made_types = [self.game.by_name[params["stype"]]]
         if s[MEMO] == -1:
             s[MEMO] = self.tick_no
         roll = self.rng.random()
-        if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(stype.params["prob"]):
-            facing = int(stype.params["spawnorientation"]) or s[OR]
-            made = self.add(self.game.by_name[stype.params["stype"]], s[R], s[C], facing or None)
-            if made is not None:
-                s[CT] += 1
+        if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(params["prob"]):
+            facing = int(params["spawnorientation"]) or s[OR]
+            for tindex in made_types:
+                made = self.add(tindex, s[R], s[C], facing or None)
+                if made is not None:
+                    s[CT] += 1
         self._passive(s, stype)
         total = int(stype.params["total"])
         if total > 0 and s[CT] >= total:
@@ -336,27 +395,45 @@ class World:
 
     def _chase(self, s: list[Any], stype: Any) -> None:
         params = stype.params
-        fleeing = stype.kind == "fleeing" or bool(params.get("fleeing"))
-        if stype.kind == "altchaser":
-            first = [i for n in params["stype1"] for i in self.game.subtypes[self.game.by_name[n]]]
-            second = [i for n in params["stype2"] for i in self.game.subtypes[self.game.by_name[n]]]
-            if self.count(first) >= self.count(second):
-                targets_types, fleeing = first, False
-            else:
-                targets_types, fleeing = second, True
+        kind = stype.kind
+        game = self.game
+        fleeing = kind == "fleeing" or bool(params.get("fleeing"))
+        if kind in ("altchaser", "pathaltchaser"):
+            # GVGAI's AlternateChaser counts the sprites of both lists together (its own quirk): while
+            # any is left it chases the nearest sprite of a random kind of the first list.
+            first = [game.by_name[n] for n in params["stype1"]]
+            both = [i for n in (*params["stype1"], *params["stype2"]) for i in game.subtypes[game.by_name[n]]]
+            targets_types = list(game.subtypes[self.rng.choice(first)]) if self.count(both) else []
+            fleeing = False
         else:
-            targets_types = list(self.game.subtypes[self.game.by_name[params["stype"]]])
+            targets_types = list(game.subtypes[game.by_name[params["stype"]]])
+        facing = int(s[MEMO]) if kind == "loschaser" else 0
         best = None
         targets: list[list[Any]] = []
         for t in targets_types:
             for other in self.by_type[t]:
                 if other[ID] in self.killed:
                     continue
+                if kind == "loschaser" and not self._in_sight(s, other, facing):
+                    continue
                 dist = abs(other[R] - s[R]) + abs(other[C] - s[C])
                 if best is None or dist < best:
                     best, targets = dist, [other]
                 elif dist == best:
                     targets.append(other)
+        if kind == "pathaltchaser" and params.get("randomTarget") and targets_types:
+            pool = [o for t in targets_types for o in self.by_type[t] if o[ID] not in self.killed]
+            targets = [self.rng.choice(pool)] if pool else []
+        if kind in ("pathchaser", "pathaltchaser") and targets and not fleeing:
+            d = self._path_step(s, targets[0])
+            if kind == "pathchaser":
+                s[CT] = int(params.get("cons", 0))
+            if d:
+                self._active(s, d, self.speed(s))
+            return
+        if kind == "pathchaser":  # no target: a random walk (RandomNPC)
+            self._active(s, self._random_dir(s, int(params.get("cons", 0))), self.speed(s))
+            return
         limit = float(params.get("maxDistance", -1.0))
         options: list[int] = []
         for other in targets:
@@ -370,17 +447,98 @@ class World:
                     options.append(d)
         if options:
             d = self.rng.choice(options)
+        elif kind in ("altchaser", "pathaltchaser"):
+            d = self.rng.choice(BASE_DIRS)
         else:
             d = self._random_dir(s, int(params.get("cons", 0)))
-        self._active(s, d, stype.speed)
+        if kind == "loschaser":
+            s[MEMO] = d
+        self._active(s, d, self.speed(s))
+
+    @staticmethod
+    def _in_sight(s: list[Any], other: list[Any], facing: int) -> bool:
+        """GVGAI's LOSChaser sees along the way it last went: the same column or row, ahead of it."""
+        if facing == 1:
+            return other[C] == s[C] and other[R] <= s[R]
+        if facing == 3:
+            return other[C] == s[C] and other[R] >= s[R]
+        if facing == 2:
+            return other[R] == s[R] and other[C] <= s[C]
+        if facing == 4:
+            return other[R] == s[R] and other[C] >= s[C]
+        return False
+
+    def _path_step(self, s: list[Any], target: list[Any]) -> int:
+        """The first step of a shortest path from ``s`` to ``target`` that avoids the game's obstacles
+        (``BasicGame obs=...``), found breadth-first on the grid; 0 when there is none (GVGAI's
+        path finder, A* on the same grid)."""
+        start, goal = (s[R], s[C]), (target[R], target[C])
+        if start == goal:
+            return 0
+        blocked = self._blocked()
+        first: dict[tuple[int, int], int] = {start: 0}
+        frontier = [start]
+        order = (1, 3, 2, 4)  # GVGAI's path finder tries up, down, left, right
+        while frontier:
+            nxt: list[tuple[int, int]] = []
+            for r, c in frontier:
+                for d in order:
+                    dr, dc = DIRS[d]
+                    cell = (r + dr, c + dc)
+                    if cell in first or cell in blocked:
+                        continue
+                    if not (0 <= cell[0] < self.height and 0 <= cell[1] < self.width):
+                        continue
+                    first[cell] = first[(r, c)] or d
+                    if cell == goal:
+                        return first[cell]
+                    nxt.append(cell)
+            frontier = nxt
+        return 0
+
+    def _blocked(self) -> set[tuple[int, int]]:
+        cached = self._obstacle_cells
+        if cached is None:
+            cached = {
+                (o[R], o[C]) for t in self.game.obstacles for o in self.by_type[t] if o[ID] not in self.killed
+            }
+            self._obstacle_cells = cached
+        return cached
 
     # -- events ---------------------------------------------------------------------------------
 
     def _outside(self, s: list[Any]) -> bool:
         return not (0 <= s[R] < self.height and 0 <= s[C] < self.width)
 
+    def _clock(self) -> None:
+        """GVGAI's timed effects: every effect whose tick has come runs, on every sprite of its type
+        (or on none), and a repeating one is planned again ``timer`` ticks later."""
+        game = self.game
+        while self.timers:
+            due = min(self.timers)
+            if due[0] > self.tick_no:
+                return
+            self.timers.remove(due)
+            timed = game.timed[due[1]]
+            effect = timed.effect
+            if timed.itype < 0:
+                self._apply(effect, None, None)
+            else:
+                for t in game.subtypes[timed.itype]:
+                    for s in list(self.by_type[t]):
+                        if s[ID] not in self.killed:
+                            self._apply(effect, s, None)
+            if timed.repeating:
+                self.timers.append((self.tick_no + timed.timer, due[1]))
+
+    def schedule(self, index: int) -> None:
+        """Start the timer of an ``addTimer`` effect: its effect runs ``timer`` ticks from now."""
+        self.timers.append((self.tick_no + self.game.timed[index].timer, index))
+
     def _events(self) -> None:
         game = self.game
+        if self.timers:
+            self._clock()
         for actor, effects in game.eos:
             for effect in effects:
                 for t in game.subtypes[actor]:
@@ -410,6 +568,8 @@ class World:
             first_types = game.subtypes[actor]
             rank = {t: i for i, t in enumerate(first_types)}
             for e_index, effect in enumerate(effects):
+                if self.shields and (actor, other, effect.name) in self.shields:
+                    continue  # shieldFrom protects the actor's kind from this effect this tick
                 first = self._candidates(first_types, rank, second_types)
                 if first is None:
                     break
@@ -456,7 +616,14 @@ class World:
                         found[x[ID]] = x
         return sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
 
-    def _apply(self, effect: Effect, s1: list[Any], s2: list[Any] | None) -> None:
+    def _apply(self, effect: Effect, s1: list[Any] | None, s2: list[Any] | None) -> None:
+        if s1 is None:
+            # A timer's effect with no sprite: only the effects that need none do something; GVGAI
+            # gives the score either way.
+            if effect.name in _SPRITE_FREE:
+                EFFECT_FUNCTIONS[effect.name](self, effect, None, None)
+            self.score += effect.score
+            return
         scored = EFFECT_FUNCTIONS[effect.name](self, effect, s1, s2)
         if type(scored) is float:  # the effect chose its own score (scoreChangeIfKilled)
             self.score += scored
@@ -487,6 +654,10 @@ class World:
                 done = self.count(term.counted) <= term.limit
             elif term.cls == "SpriteCounterMore":
                 done = self.count(term.counted) >= term.limit
+            elif term.cls == "MultiSpriteCounterSubTypes":
+                done = self.count(term.counted) == term.limit and term.kinds == sum(
+                    1 for t in term.kind_types if self.count((t,))
+                )
             else:
                 done = self.count(term.counted) == term.limit
             if done:
