@@ -123,6 +123,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.rescore",
     "desktop.cli.compare",
     "desktop.cli.probe",
+    "desktop.cli.ratings",
 )
 
 
