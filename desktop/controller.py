@@ -526,6 +526,10 @@ class SessionController(QObject):
         elif event.type == ev.UNDO:
             self.doc.undo_state()
             self.sig_undone.emit()
+            if self.following:
+                # The panel leaves the undone move for the last decision still on the board.
+                self._inspector_step = self.doc.latest_active_step()
+                self.sig_step_records.emit(self._inspector_step)
         elif event.type == ev.MODEL_CALL_FINISHED:
             self.sig_spend.emit(self.spend())  # the steering's meter has counted it already
         elif event.type == ev.MODEL_RETRY:

@@ -235,6 +235,12 @@ class Pill:
     tooltip: str
 
 
+def _overrider(override: Mapping[str, Any]) -> str:
+    """Who overrode a model's answer, for people: "a person" for the recorded ``by: human``."""
+    by = str(override.get("by") or "human")
+    return "a person" if by == "human" else by
+
+
 def pills(model: StepModel, players: Players) -> list[Pill]:
     """One pill per model sample of the step, "Sample 1 · (2,2) · played"; none for a single one."""
     samples = model.ordered()
@@ -250,11 +256,18 @@ def pills(model: StepModel, players: Players) -> list[Pill]:
             name = f"{seat_name(sample.seat, players)} · {name}"
         played = decided is sample and model.applied is not None
         chosen = sample.chosen()
-        if chosen:
+        override = sample.override
+        if override:
+            # A person's move, not the model's answer: the pill names both.
+            proposed, by = override.get("proposed"), _overrider(override)
+            text = f"{name} · {proposed} → {override.get('action')} ({by}'s override)"
+            tip = f"Call {sample.call} — the model proposed {proposed}; {by} played {override.get('action')}"
+        elif chosen:
             text = f"{name} · {chosen}" + (" · played" if played else "")
+            tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
         else:
             text = f"{name} …" if sample.streaming else f"{name} ✗"
-        tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
+            tip = f"Call {sample.call}"
         result.append(Pill(sample.key, text, tip))
     return result if len(result) > 1 else []
 
@@ -324,7 +337,7 @@ def outcome_html(
         o = sample.override
         lines.append(
             colored(
-                f"Overridden by {esc(o.get('by', 'human'))}: proposed {esc(o.get('proposed'))} → "
+                f"Overridden by {esc(_overrider(o))}: proposed {esc(o.get('proposed'))} → "
                 f"played {esc(o.get('action'))}",
                 WARNING_FG,
                 bold=True,

@@ -188,14 +188,16 @@ class MainWindow(QMainWindow):
         self.statusBar().setContentsMargins(8, 0, 8, 0)
 
         self.acts = build_actions(self)
-        self.toolbar = install_menus(self, self.acts)
         self._wire()
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(30)
         self._refresh_timer.timeout.connect(self.refresh)
         self.refresh()
-        presenter.install(self)  # zoom, presenter mode (F5), replay playback, caption, GIF/MP4 export
+        # Zoom, presenter mode (F5), replay playback, the caption line, GIF/MP4 export.
+        self.presenter = presenter.Presenter(self)
+        self.presenter.refresh()
+        self.toolbar = install_menus(self, {**self.acts.by_id(), **self.presenter.actions})
 
     # ------------------------------------------------------------------------------------------
     # construction

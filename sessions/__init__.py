@@ -6,6 +6,7 @@ the engine.
 """
 
 from sessions._files import publish as publish_file
+from sessions._files import read_manifest
 from sessions.catalogue import Catalogue, SessionSummary
 from sessions.errors import MigrationError, SessionError
 from sessions.export import export_zip, import_zip
@@ -29,6 +30,7 @@ __all__ = [
     "export_zip",
     "import_zip",
     "load_session",
+    "read_manifest",
     "redact",
     "register_secret",
     "user_data_dir",

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.safeio import InputError, check_depth
 from sessions import schema
 from sessions._lock import LOCK_FILE, remove_if_abandoned
 from sessions.errors import SessionError
@@ -87,11 +88,16 @@ def read_capped(path: Path, cap: int) -> bytes:
 def parse_json(data: bytes | str, what: str) -> Any:
     """``json.loads`` that raises :class:`SessionError` for any malformed input (even 100,000-deep)."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise SessionError(f"{what} is nested too deeply to be read") from None
     except (ValueError, TypeError) as exc:
         raise SessionError(f"{what} is not valid JSON ({exc})") from None
+    try:
+        check_depth(value, what)
+    except InputError as exc:
+        raise SessionError(str(exc)) from None
+    return value
 
 
 def read_manifest(path: Path) -> Any:

@@ -59,7 +59,9 @@ class Alignment:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sessions": list(self.sessions), "game": self.game, "first_divergence": self.first_divergence,
+            "sessions": list(self.sessions),
+            "game": self.game,
+            "first_divergence": self.first_divergence,
             "same_start": self.same_start,
             "steps": [
                 [None if s is None else {**dataclasses.asdict(s), "parsed": s.parsed} for s in row]
@@ -87,7 +89,9 @@ def _sides(session: Session, k: int) -> Side | None:
         seat = e.get("seat")
         if not isinstance(seat, int):
             continue
-        info = per_seat.setdefault(seat, {"asked": 0, "correct": 0, "answer": "", "reasoning": "", "prompt": ""})
+        info = per_seat.setdefault(
+            seat, {"asked": 0, "correct": 0, "answer": "", "reasoning": "", "prompt": ""}
+        )
         data = e["data"]
         if e["type"] == "verification" and (data.get("detail") or {}).get("label") != "not_applicable":
             info["asked"] += 1
@@ -102,12 +106,21 @@ def _sides(session: Session, k: int) -> Side | None:
     first = decisions[0]["data"]
     seat = seats[0] if isinstance(seats[0], int) else None
     info = per_seat.get(seat if seat is not None else -1, {})
-    action = " | ".join(str(d["data"].get("action")) for d in decisions) if len(decisions) > 1 else first.get("action")
+    action = (
+        " | ".join(str(d["data"].get("action")) for d in decisions)
+        if len(decisions) > 1
+        else first.get("action")
+    )
     return Side(
-        action=None if action is None else str(action), seat=seat, source=first.get("source"),
+        action=None if action is None else str(action),
+        seat=seat,
+        source=first.get("source"),
         policy=first.get("policy"),
-        asked=sum(i["asked"] for i in per_seat.values()), correct=sum(i["correct"] for i in per_seat.values()),
-        answer=info.get("answer", ""), reasoning=info.get("reasoning", ""), prompt=info.get("prompt", ""),
+        asked=sum(i["asked"] for i in per_seat.values()),
+        correct=sum(i["correct"] for i in per_seat.values()),
+        answer=info.get("answer", ""),
+        reasoning=info.get("reasoning", ""),
+        prompt=info.get("prompt", ""),
         board=_board_key(session, k),
     )
 
@@ -122,7 +135,9 @@ def align(sessions: Sequence[Session]) -> Alignment:
         raise ValueError("compare needs at least two sessions")
     games = {s.game_id for s in sessions}
     if len(games) != 1:
-        raise ValueError(f"the sessions are of different games ({', '.join(sorted(games))}); compare needs one game")
+        raise ValueError(
+            f"the sessions are of different games ({', '.join(sorted(games))}); compare needs one game"
+        )
     longest = max(s.num_steps for s in sessions)
     rows = tuple(tuple(_sides(s, k) if k < s.num_steps else None for s in sessions) for k in range(longest))
     first = None
@@ -161,8 +176,10 @@ class PairedStats:
     wilcoxon_p: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                for k, v in dataclasses.asdict(self).items()}
+        return {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in dataclasses.asdict(self).items()
+        }
 
 
 def _finite(x: Any) -> float | None:
@@ -186,16 +203,33 @@ def paired_stats(what: str, a: Sequence[float], b: Sequence[float], *, seed: int
     if n >= 2 and np.any(diff != diff[0]):
         t = stats.ttest_rel(xb, xa)
         t_stat, t_p = _finite(t.statistic), _finite(t.pvalue)
-        lo_hi = stats.bootstrap((diff,), np.mean, confidence_level=0.95, n_resamples=2000,
-                                method="BCa", rng=np.random.default_rng(seed)).confidence_interval
+        lo_hi = stats.bootstrap(
+            (diff,),
+            np.mean,
+            confidence_level=0.95,
+            n_resamples=2000,
+            method="BCa",
+            rng=np.random.default_rng(seed),
+        ).confidence_interval
         lo, hi = _finite(lo_hi.low), _finite(lo_hi.high)
     elif n >= 1 and np.all(diff == diff[0]):
         lo = hi = float(diff[0])
     if n >= 1 and np.any(diff != 0):
         w = stats.wilcoxon(diff)
         w_stat, w_p = _finite(w.statistic), _finite(w.pvalue)
-    return PairedStats(what, n, float(xa.mean()) if n else math.nan, float(xb.mean()) if n else math.nan,
-                       float(diff.mean()) if n else math.nan, lo, hi, t_stat, t_p, w_stat, w_p)
+    return PairedStats(
+        what,
+        n,
+        float(xa.mean()) if n else math.nan,
+        float(xb.mean()) if n else math.nan,
+        float(diff.mean()) if n else math.nan,
+        lo,
+        hi,
+        t_stat,
+        t_p,
+        w_stat,
+        w_p,
+    )
 
 
 def _match_key(session: Session) -> str:
@@ -221,16 +255,16 @@ def _question_accuracy(session: Session, seat: int) -> dict[str, float]:
 def _final_score(session: Session, seat: int) -> float | None:
     scores = session.manifest.get("scores")
     if not isinstance(scores, list):
-        finished = next((e["data"] for e in reversed(session.events) if e["type"] == "session_finished"), None)
+        finished = next(
+            (e["data"] for e in reversed(session.events) if e["type"] == "session_finished"), None
+        )
         scores = (finished or {}).get("scores")
     if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], (int, float)):
         return float(scores[seat])
     return None
 
 
-def paired(
-    groups: Sequence[Sequence[Session]], seat: int, *, seed: int = 0
-) -> tuple[int, list[PairedStats]]:
+def paired(groups: Sequence[Sequence[Session]], seat: int, *, seed: int = 0) -> tuple[int, list[PairedStats]]:
     """Compare the first group with each other one over their matched sessions (same game, options and
     seed): the seat's final score, then each intermediate question's accuracy.
 
@@ -249,17 +283,24 @@ def paired(
             raise ValueError(f"folder {g + 1} shares no game, options and seed with folder 1")
         pairs_seen = pairs_seen or len(pairs)
         label = "" if len(groups) == 2 else f" (1 vs {g + 1})"
-        scored = [(x, y) for x, y in ((_final_score(a, seat), _final_score(b, seat)) for a, b in pairs)
-                  if x is not None and y is not None]
+        scored = [
+            (x, y)
+            for x, y in ((_final_score(a, seat), _final_score(b, seat)) for a, b in pairs)
+            if x is not None and y is not None
+        ]
         if scored:
-            results.append(paired_stats(f"score of seat {seat}{label}", [x for x, _ in scored],
-                                        [y for _, y in scored], seed=seed))
+            results.append(
+                paired_stats(
+                    f"score of seat {seat}{label}", [x for x, _ in scored], [y for _, y in scored], seed=seed
+                )
+            )
         accs = [(_question_accuracy(a, seat), _question_accuracy(b, seat)) for a, b in pairs]
         names = sorted({k for x, y in accs for k in x.keys() & y.keys()})
         for name in names:
             both = [(x[name], y[name]) for x, y in accs if name in x and name in y]
-            results.append(paired_stats(f"accuracy {name}{label}", [x for x, _ in both], [y for _, y in both],
-                                        seed=seed))
+            results.append(
+                paired_stats(f"accuracy {name}{label}", [x for x, _ in both], [y for _, y in both], seed=seed)
+            )
     return pairs_seen, results
 
 

@@ -40,7 +40,9 @@ from desktop.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
+    check_outputs,
     err,
+    one_line,
 )
 from desktop.cli.models import cmd_check_model, cmd_games
 from desktop.cli.run import cmd_run
@@ -49,6 +51,7 @@ from desktop.cli.tasks import add_parser as add_tasks_parser
 from desktop.cli.tasks import cmd_tasks
 from desktop.cli.tournament import add_parser as add_tournament_parser
 from desktop.cli.tournament import cmd_tournament
+from engine.safeio import InputError
 
 __all__ = [
     "EXIT_FAILURE",
@@ -119,6 +122,8 @@ _MODULE_COMMANDS = (
     "desktop.cli.search",
     "desktop.cli.rescore",
     "desktop.cli.compare",
+    "desktop.cli.probe",
+    "desktop.cli.ratings",
 )
 
 
@@ -336,10 +341,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = importlib.import_module(module)
         handlers[command.COMMAND] = command.run
     try:
+        check_outputs(args)
         return handlers[args.command](args)
     except UsageError as exc:
         err(str(exc))
         return EXIT_USAGE
+    except InputError as exc:
+        # The safe input layer refused a file or folder (a FIFO, a device, a link leaving its folder,
+        # a zip bomb, nesting too deep): its message is one line that names the path.
+        err(one_line(exc))
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         err("interrupted")
         return EXIT_INTERRUPTED

@@ -23,15 +23,22 @@ COMMAND = "compare"
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        COMMAND, parents=[common], help="compare sessions step by step, or folders over matched seeds",
+        COMMAND,
+        parents=[common],
+        help="compare sessions step by step, or folders over matched seeds",
         description="Two or more sessions of one game: their decisions aligned step by step, the first "
         "divergence marked, a diff of the prompts there. Two or more folders of sessions: paired statistics "
         "over sessions with the same game, options and seed (paired t-test, Wilcoxon, bootstrap interval).",
     )
     p.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="sessions, or folders of sessions")
     p.add_argument("--step", type=int, default=None, metavar="N", help="diff the prompts at step N")
-    p.add_argument("--seat", type=int, default=None, metavar="N",
-                   help="the seat whose score is compared (folders; default: the first seat whose player differs)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the seat whose score is compared (folders; default: the first seat whose player differs)",
+    )
     p.add_argument("--width", type=int, default=28, metavar="N", help="characters of each action shown")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
 
@@ -80,8 +87,11 @@ def _sessions(args: argparse.Namespace) -> int:
         if a is not None and b is not None:
             diff = prompt_diff(a.prompt, b.prompt, (loaded[0].id, loaded[1].id))
     if args.json:
-        print(json.dumps({**alignment.to_json(), "diff_step": at, "prompt_diff": diff}, indent=1,
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {**alignment.to_json(), "diff_step": at, "prompt_diff": diff}, indent=1, ensure_ascii=False
+            )
+        )
         return EXIT_OK
     console = stdout_console()
     console.print(f"{alignment.game}: {len(loaded)} sessions aligned by step", soft_wrap=True)
@@ -94,7 +104,9 @@ def _sessions(args: argparse.Namespace) -> int:
         table.add_row(f"{mark}{k}", *(_cell(side, args.width) for side in row))
     console.print(table)
     for n, s in enumerate(loaded, 1):
-        players = ", ".join(str(p.get("spec")) for p in s.manifest.get("players") or [] if isinstance(p, dict))
+        players = ", ".join(
+            str(p.get("spec")) for p in s.manifest.get("players") or [] if isinstance(p, dict)
+        )
         console.print(f"session {n}: {s.id} ({players}; seed {s.manifest.get('seed')})", soft_wrap=True)
     if not alignment.same_start:
         console.print("note: the sessions start from different boards (another seed or options)")
@@ -142,18 +154,28 @@ def _folders(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps({"game": games.pop(), "seat": seat, "pairs": n,
-                          "results": [r.to_json() for r in results]}, indent=1))
+        print(
+            json.dumps(
+                {"game": games.pop(), "seat": seat, "pairs": n, "results": [r.to_json() for r in results]},
+                indent=1,
+            )
+        )
         return EXIT_OK
-    stdout_console().print(f"{games.pop()}: {n} matched seeds, folder 2 (B) against folder 1 (A)", soft_wrap=True)
+    stdout_console().print(
+        f"{games.pop()}: {n} matched seeds, folder 2 (B) against folder 1 (A)", soft_wrap=True
+    )
     table = compact_table()
     for name in ("measure", "n", "A", "B", "B − A", "95% CI", "t p", "Wilcoxon p"):
-        table.add_column(name, justify="left" if name == "measure" else "right",
-                         overflow="fold" if name == "measure" else "ellipsis")
+        table.add_column(
+            name,
+            justify="left" if name == "measure" else "right",
+            overflow="fold" if name == "measure" else "ellipsis",
+        )
     for r in results:
         ci = "" if r.ci_low is None or r.ci_high is None else f"[{_f(r.ci_low)}, {_f(r.ci_high)}]"
-        table.add_row(r.what, str(r.n), _f(r.mean_a), _f(r.mean_b), _f(r.mean_diff), ci, _p(r.t_p),
-                      _p(r.wilcoxon_p))
+        table.add_row(
+            r.what, str(r.n), _f(r.mean_a), _f(r.mean_b), _f(r.mean_diff), ci, _p(r.t_p), _p(r.wilcoxon_p)
+        )
     stdout_console().print(table)
     return EXIT_OK
 

@@ -23,6 +23,8 @@ from desktop.cli.common import (
     stdout_console,
 )
 from engine import events as ev
+from engine.safeio import InputError
+from sessions import read_manifest
 
 # -- show ----------------------------------------------------------------------------------------------
 
@@ -476,8 +478,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 def _imported_from(folder: Path) -> str | None:
     """The id an imported session had in its zip, when the import had to give it a new one."""
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = read_manifest(folder / "manifest.json")
+    except (OSError, ValueError, InputError):
         return None
     extra = manifest.get("extra") if isinstance(manifest, dict) else None
     original = extra.get("imported_from") if isinstance(extra, dict) else None

@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line
+from engine.safeio import read_text
 
 COMMAND = "study"
+#: A study file is a few kilobytes.
+STUDY_CAP = 1024 * 1024
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -86,7 +89,7 @@ def load(path: Path) -> tuple[Any, str]:
     problems = check_games(study)
     if problems:
         raise UsageError(f"{path}: " + "; ".join(problems))
-    return study, path.read_text(encoding="utf-8")
+    return study, read_text(path, cap=STUDY_CAP, what="study file")
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -156,8 +159,8 @@ def _results(path: Path) -> Any:
     file = path / STUDY_FILE
     if not file.is_file():
         raise UsageError(f"{path} is not a study's results folder (no {STUDY_FILE})")
-    text = file.read_text(encoding="utf-8")
     try:
+        text = read_text(file, cap=STUDY_CAP, what="study file")
         study = parse_study(text, str(file))
     except StudyError as exc:
         raise UsageError(str(exc)) from exc

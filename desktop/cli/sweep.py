@@ -27,6 +27,7 @@ from desktop.cli.common import (
     EXIT_OK,
     EXIT_TERMINATED,
     UsageError,
+    check_output,
     compact_table,
     ensure_offscreen_qt,
     err,
@@ -35,6 +36,7 @@ from desktop.cli.common import (
     num,
     stdout_console,
 )
+from engine.safeio import read_text
 
 COMMAND = "sweep"
 
@@ -271,6 +273,7 @@ def _sweep(path: Path, args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     out = args.out if args.out is not None else path.with_name(f"{path.stem}-results")
+    check_output(out, "--out")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: expected a folder")
     _check_keys(sweep)
@@ -367,7 +370,7 @@ def _report(folder: Path, *, as_json: bool) -> int:
     source = folder / SWEEP_FILE
     if source.exists():
         try:
-            sweep = parse_sweep(source.read_text(encoding="utf-8"), name=str(source))
+            sweep = parse_sweep(read_text(source, cap=1024 * 1024, what="sweep file"), name=str(source))
             expected = {}
             for cell in sweep.cells:
                 expected[cell.key] = len(sweep.seeds)

@@ -304,7 +304,9 @@ def test_an_override_is_shown_on_the_sample_it_replaced(
     played = of_type(records, ev.ACTION_APPLIED)[0]["data"]["actions"]["0"]
     panel.show_step(records[0]["step"], records, session.read_attachment)
     assert panel.step_model.decided().call == second["call"]
-    assert panel.pills[1].isChecked() and panel.pills[1].text().endswith(f"{played} · played")
+    # The person's move, named as theirs: never "Sample 2 · <move> · played" as if the model chose it.
+    assert panel.pills[1].isChecked()
+    assert panel.pills[1].text().endswith(f"{second['action']} → {played} (a person's override)")
     outcome = panel.outcome_label.text()
     assert f"proposed {second['action']} → played {played}" in outcome
     assert "executed differs: overridden by human" in panel.parse_label.text()

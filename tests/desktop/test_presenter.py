@@ -200,8 +200,10 @@ def test_f5_shows_the_board_and_the_reasoning_in_large_type(
     assert window.menuBar().isVisible() and window.centralWidget().isVisible()
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert p.active
+    qtbot.keyClick(p.view, Qt.Key.Key_Space)  # the replay plays for the audience ...
+    assert p.player.playing
     qtbot.keyClick(p.view, Qt.Key.Key_F5)
-    assert not p.active
+    assert not p.active and not p.player.playing  # ... and stops with presenter mode
 
 
 # -- replay playback and caption --------------------------------------------------------------------

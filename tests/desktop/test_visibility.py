@@ -45,5 +45,8 @@ def test_another_seats_private_view_is_hidden_and_said_to_be(tmp_path: Path) -> 
 
 
 def test_the_rule_loads_no_qt() -> None:
-    code = "import sys, desktop.model.visibility; assert not any(m.startswith('PySide6') for m in sys.modules)"
+    code = (
+        "import sys, desktop.model.visibility; "
+        "assert not any(m.startswith('PySide6') for m in sys.modules)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

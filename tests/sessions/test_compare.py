@@ -26,12 +26,34 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("compare")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        for name, player, extra in (("sim", "sim", []), ("random", "random", []),
-                                    ("simerr", "sim", ["--sim-error-rate", "0.6", "--retries", "0"])):
-            assert cli.main(["run", "2048", "-p", player, "-n", "6", "--max-steps", "40", "--no-reflection",
-                             *extra, "--out", str(root / name)]) == 0
-        assert cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "1",
-                         "--out", str(root / "ttt")]) == 0
+        for name, player, extra in (
+            ("sim", "sim", []),
+            ("random", "random", []),
+            ("simerr", "sim", ["--sim-error-rate", "0.6", "--retries", "0"]),
+        ):
+            assert (
+                cli.main(
+                    [
+                        "run",
+                        "2048",
+                        "-p",
+                        player,
+                        "-n",
+                        "6",
+                        "--max-steps",
+                        "40",
+                        "--no-reflection",
+                        *extra,
+                        "--out",
+                        str(root / name),
+                    ]
+                )
+                == 0
+            )
+        assert (
+            cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "1", "--out", str(root / "ttt")])
+            == 0
+        )
     yield root
 
 
@@ -53,7 +75,9 @@ def test_paired_statistics_match_known_values() -> None:
     assert same.mean_diff == 0 and same.t_p is None and same.wilcoxon_p is None and same.ci_low == 0
 
 
-def test_sessions_align_and_the_first_divergence_is_marked(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sessions_align_and_the_first_divergence_is_marked(
+    runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a, b = _first(runs / "sim"), _first(runs / "simerr")
     alignment = align([load_session(a), load_session(b)])
     assert alignment.same_start
@@ -62,8 +86,12 @@ def test_sessions_align_and_the_first_divergence_is_marked(runs: Path, capsys: p
     for row in alignment.rows[:k]:
         assert row[0] is not None and row[1] is not None and row[0].action == row[1].action
     diverging = alignment.rows[k]
-    assert diverging[0] is None or diverging[1] is None or diverging[0].action != diverging[1].action \
+    assert (
+        diverging[0] is None
+        or diverging[1] is None
+        or diverging[0].action != diverging[1].action
         or diverging[0].board != diverging[1].board
+    )
     code, out, err = _cli(capsys, "compare", str(a), str(b), "--json")
     assert code == 0, err
     report = json.loads(out)

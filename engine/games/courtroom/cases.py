@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import assets
+from engine import safeio
 from engine.core import GameError
 
 __all__ = [
@@ -665,16 +666,19 @@ def load_case(path: str | Path) -> Case:
     file = Path(path)
     name = _display(file)
     try:
-        text = file.read_text(encoding="utf-8")
+        # A FIFO or /dev/zero is refused at once instead of hanging or filling memory.
+        text = safeio.read_text(file, cap=4 * 1024 * 1024)
+    except safeio.InputError as exc:
+        raise CaseFormatError(f"the case file {str(exc).replace(str(file), name, 1)}") from None
     except OSError as exc:
         raise CaseFormatError(f"cannot read the case file {name}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CaseFormatError(f"{name}: not UTF-8 text ({exc.reason})") from None
     try:
         if file.suffix.lower() == ".json":
-            data = json.loads(text)
+            data = safeio.loads_json(text, name)
         else:
-            data = tomllib.loads(text)
+            data = safeio.loads_toml(text, name)
+    except safeio.InputError as exc:
+        raise CaseFormatError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise CaseFormatError(f"{name}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except tomllib.TOMLDecodeError as exc:
