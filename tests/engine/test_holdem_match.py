@@ -100,6 +100,12 @@ def test_a_seats_view_keeps_the_deck_and_the_folded_cards_private() -> None:
             assert all(c is None for c in seen.cards[4 + full.board :])
         assert "Match: hand 9 of 40" in view.text() and "Last hand:" in view.text()
     assert state.match_line is not None and state.match_line.startswith("Hand 9 of 40 (deal 5)")
+    last = state.past[-1]
+    winner = 0 if last.payoffs[0] > 0 else 1
+    assert (
+        state.observe(winner).last_hand == f"Hand 8: {'showdown' if last.showdown else 'fold'}, you won "
+        f"{last.payoffs[winner]} chips"
+    )
 
 
 def test_match_states_round_trip_through_json() -> None:

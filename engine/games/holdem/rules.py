@@ -495,7 +495,13 @@ class HoldemState(State):
         """How the match's previous hand went, as this view's seat saw it (``None`` before it)."""
         if not self.past:
             return None
-        return f"Hand {len(self.past)}: {_past_text(self.past[-1], self.viewer)}"
+        past, seat = self.past[-1], self.viewer
+        names = SEAT_NAMES if seat is None else tuple("you" if s == seat else "your opponent" for s in (0, 1))
+        winner = next((s for s in (0, 1) if past.payoffs[s] > 0), None)
+        how = "fold" if not past.showdown else "showdown"
+        if winner is None:
+            return f"Hand {len(self.past)}: {how}, split pot"
+        return f"Hand {len(self.past)}: {how}, {names[winner]} won {past.payoffs[winner]} chips"
 
     def _match_lines(self, seat: Seat | None) -> list[str]:
         """The match's header for a text view: which hand, the chips so far, how the last hand went."""
