@@ -5,11 +5,12 @@ saves the changes as JSON elsewhere."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
-from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, compact_table, err, stdout_console
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, compact_table, err, one_line, stdout_console
 
 COMMAND = "rescore"
 
@@ -28,6 +29,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="DIR",
         help="session folders, or folders holding them at any depth",
+    )
+    p.add_argument(
+        "--audit",
+        action="store_true",
+        help="also play each match again from its recorded answers (call for call, offline) "
+        "and report the first decision or board that differs",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--out", type=Path, default=None, metavar="FILE", help="also save the report as JSON")
@@ -56,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         except SessionError as exc:
             err(f"{folder}: {exc}")
             failures += 1
+    audits = _audit(folders) if args.audit else []
     answers = sum(r.answers for r in reports)
     checks = sum(r.checks for r in reports)
     changes = [c for r in reports for c in r.changes]
@@ -67,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
         "changes": [c.to_json() for c in changes],
         "problems": [f"{r.path}: {p}" for r in reports for p in r.problems],
     }
+    if args.audit:
+        payload["audit"] = [dataclasses.asdict(a) | {"identical": a.identical} for a in audits]
+        failures += sum(not a.identical for a in audits)
     if args.out is not None:
         args.out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.json:
@@ -93,7 +104,31 @@ def run(args: argparse.Namespace) -> int:
             f"{len(reports):,} sessions, {answers:,} answers re-read, {checks:,} intermediate answers "
             f"re-checked: {len(changes):,} verdicts changed (no model was called)"
         )
+        for a in audits:
+            if not a.identical:
+                err(f"audit of {a.session}: {a.difference}")
+        if audits:
+            same = sum(a.identical for a in audits)
+            calls = sum(a.calls_replayed for a in audits)
+            print(
+                f"audit: {same} of {len(audits)} matches played again from their recorded answers "
+                f"({calls:,} calls, no model called) decide and end exactly as recorded"
+            )
     return EXIT_FAILURE if failures else EXIT_OK
+
+
+def _audit(folders: list[Path]) -> list[Any]:
+    from sessions.audit import AuditResult, audit_session
+
+    out = []
+    for folder in folders:
+        try:
+            out.append(audit_session(folder))
+        except Exception as exc:  # a session this PlayTrace cannot replay is a finding, not a crash
+            out.append(
+                AuditResult(folder.name, str(folder), difference=f"cannot be played again: {one_line(exc)}")
+            )
+    return out
 
 
 def _check_out(out: Path, folders: list[Path]) -> None:

@@ -69,8 +69,13 @@ _KEYMAP: Mapping[str, Action] = {
 _COUNTERS = ("meaningful", "meaningful_1step", "nil")
 
 
-#: The search bot (MCTS, as the GVGAI competition's agents) and the simulated model's behaviour.
-_BOTS: Mapping[str, str] = {"search": "engine.bots.mcts:MctsBot"}
+#: The GVGAI competition's planners (MCTS as ``search``, rolling horizon evolution, OLETS) and the
+#: simulated model's behaviour.
+_BOTS: Mapping[str, str] = {
+    "search": "engine.bots.mcts:MctsBot",
+    "rhea": "engine.bots.rhea:RheaBot",
+    "olets": "engine.bots.olets:OletsBot",
+}
 _SIM: str | None = ".sim:VgdlSim"
 
 
