@@ -355,7 +355,8 @@ class SessionController(QObject):
         game = engine.make(setup.game_id, **setup.options)
         if len(setup.seats) != game.num_seats:
             raise ValueError(f"{game.title} needs {game.num_seats} player(s), got {len(setup.seats)}")
-        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both") for s in setup.seats)
+        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both", "describe")
+                        for s in setup.seats)
         # The renderer needs the GUI thread; players (provider SDK clients, first imports) and the
         # session folder (mkdir, fsync) are built in a worker thread so the window never stalls.
         render = png_renderer(setup.game_id) if needs_png else None

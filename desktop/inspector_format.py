@@ -604,10 +604,10 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     for kind, data in sample.attempts:
         attempt = data.get("attempt")
         number = f"Attempt {attempt}" if attempt is not None else "Answer"
-        raw = esc(short(str(data.get("raw", ""))))
+        source = _answer_source(data)
         if kind == ev.ACTION_PARSED:
             chain = (
-                f"raw “{raw}”<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
+                f"{source}<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
                 f" → matched <b>{esc(data.get('matched'))}</b>"
             )
             executed = model.executed(sample)
@@ -618,6 +618,8 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
                 notes.append(f"<i style='color:{MUTED_COLOR};'>{esc(data['reason'])}</i>")
             if data.get("note"):
                 notes.append(colored(esc(data["note"]), WARNING_FG))
+            if isinstance(data.get("confidence"), Mapping):
+                notes.append(confidence_html(data["confidence"]))
             if executed is not None and executed != str(data.get("matched")):
                 notes.append(colored(f"executed differs: {esc(model.why_differs(sample))}", WARNING_FG))
             blocks.append(
@@ -626,7 +628,7 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
             )
         else:
             label = "unparsable" if kind == ev.ACTION_UNPARSABLE else "illegal"
-            detail = f"raw “{raw}”"
+            detail = source
             if data.get("extracted") is not None:
                 detail += f"<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
             blocks.append(
@@ -636,6 +638,38 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     if not blocks:
         blocks.append(muted("Waiting for the answer…" if sample.streaming else "No parse recorded"))
     return "".join(blocks)
+
+
+def _answer_source(data: Mapping[str, Any]) -> str:
+    """The first link of the chain: the raw text, the JSON answer or the tool call it was read from."""
+    fmt = data.get("format")
+    if fmt == "tools" and data.get("tool_call"):
+        # "play_move({...})": the name, then the end of the arguments (where the move usually is).
+        name, _, arguments = str(data["tool_call"]).partition("(")
+        return (f"tool call <b>{esc(name)}</b><span style='font-family:monospace;'>"
+                f"({esc(short(arguments.removesuffix(')'), 80))})</span>")
+    if fmt == "tools":
+        return f"no tool call; raw “{esc(short(str(data.get('raw', ''))))}”"
+    if fmt == "json":
+        return f"JSON answer “{esc(short(str(data.get('raw', ''))))}”"
+    return f"raw “{esc(short(str(data.get('raw', ''))))}”"
+
+
+def confidence_html(confidence: Mapping[str, Any]) -> str:
+    """The model's confidence over the candidate moves (from token log-probabilities), one line."""
+    candidates = confidence.get("candidates")
+    parts = []
+    if isinstance(candidates, Mapping):
+        for move, p in list(candidates.items())[:5]:
+            text = f"{esc(move)} {float(p):.0%}"
+            parts.append(f"<b>{text}</b>" if move == confidence.get("move") else text)
+    other = confidence.get("other")
+    if isinstance(other, (int, float)) and other >= 0.005:
+        parts.append(f"other {float(other):.0%}")
+    chosen = confidence.get("chosen")
+    whole = f" · whole move {float(chosen):.0%}" if isinstance(chosen, (int, float)) else ""
+    return (f"<span style='color:{ACCENT_DARK};'>confidence (first token): " + " · ".join(parts)
+            + f"{whole}</span>")
 
 
 def parse_summary(sample: Sample) -> str:

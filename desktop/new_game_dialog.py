@@ -101,6 +101,8 @@ def tokens_per_decision(options: Mapping[str, Any]) -> tuple[int, int]:
     tin, tout = EST_INPUT_TOKENS, EST_OUTPUT_TOKENS
     if options.get("perception") in ("image", "both"):
         tin += EST_IMAGE_TOKENS
+    elif options.get("perception") == "describe":  # the image to the describing call, its text back in
+        tin += 2 * EST_IMAGE_TOKENS
     if options.get("thinking"):
         tout += int(options.get("thinking_budget") or 0)
     if options.get("reflection", True):
@@ -210,7 +212,7 @@ class SeatEditor(QGroupBox):
         self.base_url.setPlaceholderText("http://host:port/v1")
 
         self.perception = QComboBox()
-        for mode in ("text", "image", "both"):
+        for mode in ("text", "image", "both", "describe"):
             self.perception.addItem(mode, mode)
         self.image_labels = QCheckBox("Label rows and columns on the image")
         self.image_labels.setChecked(True)

@@ -204,7 +204,10 @@ class Sample:
             self.reasoning_parts.append(str(data.get("text", "")))
             self.reasoning_live = ""
         elif kind == ev.ANSWER:
-            self.answer_parts.append(str(data.get("text", "")))
+            # A tool call is part of the answer: shown after the text as ``name(arguments)``.
+            calls = [f"{c.get('name')}({c.get('arguments') or '{}'})" for c in data.get("tool_calls") or ()
+                     if isinstance(c, Mapping)]
+            self.answer_parts.append("\n".join(t for t in (str(data.get("text", "")), *calls) if t))
             self.answer_live = ""
         elif kind in PARSE_TYPES:
             self.attempts.append((kind, dict(data)))

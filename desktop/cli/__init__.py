@@ -196,6 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
                          help="give up on a model's server after S seconds without a reply or a piece of "
                          "the answer (default 60); a timed-out call is retried once")
+    harness.add_argument("--action-format", choices=("text", "json", "tools"), default=None,
+                         help="how the model gives its move: text (default: the game's own output "
+                         "format), json (one JSON object) or tools (native tool calling, the legal moves "
+                         "as the tool's schema)")
+    harness.add_argument("--logprobs", action="store_true", default=None,
+                         help="ask for token log-probabilities (OpenAI and compatible servers) and record "
+                         "the model's confidence over the candidate moves")
     harness.add_argument("--reask", choices=("feedback", "same", "none"), default=None,
                          help="how an unparsable or illegal answer is asked again: feedback (default: "
                          "the error and the legal moves), same (exactly the first prompt again, as "

@@ -74,8 +74,8 @@ class RunPlan:
 def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
-    for name in ("perception", "perception_model", "image_labels", "memory", "reflection", "thinking",
-                 "thinking_budget",
+    for name in ("perception", "perception_model", "action_format", "logprobs", "image_labels", "memory",
+                 "reflection", "thinking", "thinking_budget",
                  "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls",
                  "strikes"):
         value = getattr(args, name)

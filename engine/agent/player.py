@@ -42,9 +42,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import events as ev
-from engine.agent import prompts, reflection
+from engine.agent import action_format, prompts, reflection
+from engine.agent.confidence import move_confidence
 from engine.agent.memory import DEFAULT_WINDOW, Memory, MemoryEntry, format_history
-from engine.agent.parse import ILLEGAL, ParseResult, parse_answer
+from engine.agent.parse import ILLEGAL, Extraction, ParseResult, parse_answer
 from engine.agent.perception import MODES, Perception
 from engine.agent.verify import verify
 from engine.core import Action, Game
@@ -58,6 +59,7 @@ from engine.llm.base import (
     Message,
     Request,
     RetryNotice,
+    Tool,
     Usage,
 )
 from engine.players import MODEL, Decision, Observation
@@ -116,6 +118,11 @@ class HarnessConfig:
             never answers, the seat makes at most this many calls, and only the first of them lets the
             provider retry its timeout, so the wait is bounded by about
             ``(max_failed_calls + 1) * timeout_s`` (see :meth:`ModelPlayer.act`).
+        action_format: How the model gives its action: ``"text"`` (the game's own output format),
+            ``"json"`` (one JSON object ``{"thought", "move"}``) or ``"tools"`` (a native tool call whose
+            schema holds the legal actions); see :mod:`engine.agent.action_format`.
+        logprobs: Ask for token log-probabilities where the provider has them (OpenAI and compatible
+            servers) and record the model's confidence over the candidate moves.
         strikes: Unusable answers (unparsable or illegal) allowed in a whole game, counted across
             decisions; the answer that reaches it forfeits the seat (policy ``"strikes"``). 0 turns
             the rule off; LVLM-Playground's end-to-end play uses 3.
@@ -141,10 +148,15 @@ class HarnessConfig:
     timeout_s: float = 60.0
     max_failed_calls: int = DEFAULT_MAX_FAILED_CALLS
     strikes: int = 0
+    action_format: str = "text"
+    logprobs: bool = False
 
     def __post_init__(self) -> None:
         if self.perception not in MODES:
             raise ValueError(f"perception must be one of {', '.join(MODES)}, not {self.perception!r}")
+        if self.action_format not in action_format.FORMATS:
+            choices = ", ".join(action_format.FORMATS)
+            raise ValueError(f"action_format must be one of {choices}, not {self.action_format!r}")
         if self.reask not in REASKS:
             raise ValueError(f"reask must be one of {', '.join(REASKS)}, not {self.reask!r}")
         if self.fallback not in FALLBACKS:
@@ -235,6 +247,8 @@ class ModelPlayer:
             "perception": c.perception,
             "perception_model": c.perception_model if self.describe_template is not None else None,
             "image_labels": c.image_labels,
+            "action_format": c.action_format,
+            "logprobs": c.logprobs,
             "memory": c.memory,
             "reflection": c.reflection,
             "thinking": c.thinking,
@@ -308,6 +322,11 @@ class ModelPlayer:
                 return self._budget_forfeit(obs, 0, started, spent_before)
             state_view, sent_image = described, None  # the acting model reads, it does not look
         rendered = self.template.render(self._values(obs, state_view, window, reflection))
+        fmt = self.config.action_format
+        asked_format = action_format.instruction(fmt, obs.legal_actions)
+        if asked_format:
+            rendered = dataclasses.replace(rendered, user=f"{rendered.user}\n\n{asked_format}")
+        tools = (action_format.move_tool(obs.legal_actions),) if fmt == "tools" else ()
         images = (ImagePart(sent_image),) if sent_image is not None else ()
         messages: list[Message] = [Message("system", rendered.system), Message("user", rendered.user, images)]
         data: dict[str, Any] = {
@@ -320,6 +339,11 @@ class ModelPlayer:
             if percept.used == "describe" else percept.to_data(),
             "images": len(images),
         }
+        if fmt != "text":
+            data["action_format"] = fmt
+        if tools:
+            data["tools"] = [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
+                             for t in tools]
         if not self._announced:
             data["harness"] = self.harness_config()
             self._announced = True
@@ -339,7 +363,7 @@ class ModelPlayer:
             if attempts > 1:
                 self._record_reask(obs, rendered, messages, attempts, problem)
             self._give_context(obs)
-            request = self._request(tuple(messages), "action")
+            request = self._request(tuple(messages), "action", tools)
             try:
                 completion = await self._call(obs, request, attempts)
             except LLMError as exc:
@@ -360,9 +384,9 @@ class ModelPlayer:
                         # retries x timeout; the fallback policy takes over instead.
                         break
                 continue
-            result = parse_answer(self.game, obs.state, obs.seat, completion.content)
+            result = self._parse(obs, completion)
             last = result
-            self._record_parse(obs, result, attempts)
+            self._record_parse(obs, result, attempts, self._read_facts(obs, completion, result))
             if not result.ok:
                 self.invalid_answers += 1
                 if self.config.strikes and self.invalid_answers >= self.config.strikes:
@@ -383,7 +407,7 @@ class ModelPlayer:
                 break  # no second chance for an unusable answer: the fallback decides
             if self.config.reask == "feedback":
                 messages += [
-                    Message("assistant", completion.content),
+                    Message("assistant", self._answer_text(completion)),
                     Message("user", self._reask_text(obs, result)),
                 ]
             # "same": the next attempt sends ``messages`` unchanged, exactly the first prompt.
@@ -492,9 +516,11 @@ class ModelPlayer:
             "step": str(obs.state.step),
         }
 
-    def _request(self, messages: tuple[Message, ...], purpose: str) -> Request:
+    def _request(self, messages: tuple[Message, ...], purpose: str, tools: tuple[Tool, ...] = ()) -> Request:
         c = self.config
         return Request(
+            tools=tools,
+            logprobs=5 if c.logprobs and purpose == "action" else 0,
             model=self.model,
             messages=messages,
             temperature=c.temperature,
@@ -562,7 +588,11 @@ class ModelPlayer:
         if purpose == "action":
             if completion.reasoning:
                 obs.record(ev.REASONING, {"text": completion.reasoning, "purpose": purpose})
-            obs.record(ev.ANSWER, {"text": completion.content, "purpose": purpose})
+            answer: dict[str, Any] = {"text": completion.content, "purpose": purpose}
+            if completion.tool_calls:
+                answer["tool_calls"] = [{"name": c.name, "arguments": c.arguments, "id": c.id}
+                                        for c in completion.tool_calls]
+            obs.record(ev.ANSWER, answer)
         cost = self._cost(completion.usage, model, client)
         if cost is not None:
             self.spent_usd += cost
@@ -611,13 +641,50 @@ class ModelPlayer:
             data["partial"] = exc.partial  # what a torn stream delivered before it broke
         obs.record(ev.MODEL_CALL_FAILED, data)
 
-    def _record_parse(self, obs: Observation, result: ParseResult, attempt: int) -> None:
+    def _answer_text(self, completion: Completion) -> str:
+        """The answer as text: its content, then each tool call as ``name(arguments)``."""
+        calls = [action_format.call_text(c) for c in completion.tool_calls]
+        return "\n".join(part for part in (completion.content.strip(), *calls) if part)
+
+    def _parse(self, obs: Observation, completion: Completion) -> ParseResult:
+        """The parse chain for the configured action format (see :mod:`engine.agent.action_format`)."""
+        fmt = self.config.action_format
+        if fmt == "text":
+            return parse_answer(self.game, obs.state, obs.seat, completion.content)
+        if fmt == "json":
+            found = action_format.read_json_answer(completion.content)
+        else:
+            found = action_format.read_tool_call(completion.tool_calls)
+        extraction = Extraction(found.move, error=found.error, thought=found.thought)
+        raw = self._answer_text(completion)
+        return parse_answer(self.game, obs.state, obs.seat, raw, extraction=extraction)
+
+    def _read_facts(self, obs: Observation, completion: Completion, result: ParseResult) -> dict[str, Any]:
+        """What the parse chain records besides the parse: how the answer was given (JSON, the tool
+        call) and the model's confidence over the candidate moves when log-probabilities came back."""
+        facts: dict[str, Any] = {}
+        fmt = self.config.action_format
+        if fmt != "text":
+            facts["format"] = fmt
+        if fmt == "tools" and completion.tool_calls:
+            facts["tool_call"] = action_format.call_text(completion.tool_calls[-1])
+        if completion.logprobs and result.extracted:
+            confidence = move_confidence(completion.logprobs, result.extracted, obs.legal_actions)
+            if confidence is not None:
+                facts["confidence"] = confidence
+        return facts
+
+    def _record_parse(
+        self, obs: Observation, result: ParseResult, attempt: int, facts: Mapping[str, Any] | None = None
+    ) -> None:
+        extra = dict(facts or {})
         if result.ok:
             data: dict[str, Any] = {
                 "raw": result.raw,
                 "extracted": result.extracted,
                 "matched": result.action,
                 "attempt": attempt,
+                **extra,
             }
             if result.reason:
                 data["reason"] = result.reason
@@ -630,10 +697,11 @@ class ModelPlayer:
         elif result.kind == ILLEGAL:
             obs.record(
                 ev.ACTION_ILLEGAL,
-                {"raw": result.raw, "extracted": result.extracted, "error": result.error, "attempt": attempt},
+                {"raw": result.raw, "extracted": result.extracted, "error": result.error, "attempt": attempt,
+                 **extra},
             )
         else:
-            data = {"raw": result.raw, "error": result.error, "attempt": attempt}
+            data = {"raw": result.raw, "error": result.error, "attempt": attempt, **extra}
             if result.extracted is not None:
                 data["extracted"] = result.extracted
             obs.record(ev.ACTION_UNPARSABLE, data)
@@ -857,7 +925,7 @@ def harness_text(harness: Mapping[str, Any]) -> str:
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
-    "image_labels", "max_failed_calls", "perception_model",
+    "image_labels", "max_failed_calls", "perception_model", "action_format", "logprobs",
 )
 OPTIONS = frozenset(
     {*_HARNESS_OPTIONS, *_POLICY_KEYS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS,

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, TokenLogprob, ToolCall, Usage
 from engine.llm.keys import mask_url_password, redact
 from engine.llm.limits import estimate_tokens
 
@@ -130,6 +130,9 @@ class CallState:
         self.max_retry_wait_s = max_retry_wait_s
         self.content: list[str] = []
         self.reasoning: list[str] = []
+        #: Tool calls by their index in the answer: [id, name, argument pieces].
+        self.tools: dict[int, tuple[list[str], list[str], list[str]]] = {}
+        self.logprobs: list[TokenLogprob] = []
         self.retries = 0
         #: Transport retries this call already spent on timeouts (see :data:`MAX_TIMEOUT_RETRIES`).
         self.timeout_retries = 0
@@ -150,6 +153,33 @@ class CallState:
                 self.on_delta(Delta("reasoning" if kind == "reasoning" else "content", text))
             except Exception as exc:
                 raise CallbackFailed(exc) from exc
+
+    def tool(self, index: int, *, id: str = "", name: str = "", arguments: str = "") -> None:  # noqa: A002
+        """Record a streamed piece of tool call ``index`` (its id and name arrive first, then the
+        arguments in pieces) and pass the argument text on as a ``tool`` delta."""
+        ids, names, args = self.tools.setdefault(index, ([], [], []))
+        if id:
+            ids.append(id)
+        if name:
+            names.append(name)
+        if arguments and isinstance(arguments, str):
+            args.append(arguments)
+            if self.on_delta is not None:
+                try:
+                    self.on_delta(Delta("tool", arguments))
+                except Exception as exc:
+                    raise CallbackFailed(exc) from exc
+
+    def logprob(self, token: str, logprob: float, top: tuple[tuple[str, float], ...] = ()) -> None:
+        """Record one answer token's log-probability (and its most likely alternatives)."""
+        self.logprobs.append(TokenLogprob(token, float(logprob), top))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(
+            ToolCall("".join(names), "".join(args), "".join(ids))
+            for _, (ids, names, args) in sorted(self.tools.items())
+        )
 
     @property
     def content_text(self) -> str:
@@ -173,6 +203,8 @@ class CallState:
             stop_reason=stop_reason,
             model=model,
             retries=self.retries,
+            tool_calls=self.tool_calls,
+            logprobs=tuple(self.logprobs),
         )
 
     def retry(

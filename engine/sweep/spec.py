@@ -62,6 +62,8 @@ HARNESS_KEYS: dict[str, tuple[str, Any]] = {
                    lambda v: v in ("text", "image", "both", "describe")),
     # The model that describes the image under perception "describe" (a player spec; default: the acting one).
     "perception_model": ("a model player spec", lambda v: isinstance(v, str) and is_model_spec(v)),
+    "action_format": ('"text", "json" or "tools"', lambda v: v in ("text", "json", "tools")),
+    "logprobs": ("true or false", lambda v: isinstance(v, bool)),
     "image_labels": ("true or false", lambda v: isinstance(v, bool)),
     "memory": ("a whole number of steps, at least 0 (0 = off)", lambda v: _is_int(v) and v >= 0),
     "reflection": ("true or false", lambda v: isinstance(v, bool)),

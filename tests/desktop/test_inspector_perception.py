@@ -1,5 +1,6 @@
-"""The model panel shows the ``describe`` perception call as a stage of its own, on a session the
-engine recorded (the simulated model describing 2048's board image, then playing from the text)."""
+"""The model panel shows the ``describe`` perception call as a stage of its own and a tool call in the
+parse chain, on a session the engine recorded (the simulated model describing 2048's board image, then
+playing from the text by calling the move tool)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop.episode import png_renderer
 from desktop.inspector import InspectorPanel
+from desktop.inspector_format import confidence_html
 from engine import events as ev
 from tests.desktop.test_inspector import header
 from tests.sessions.test_steps import Recording, of_type, record_sim_match
@@ -20,7 +22,7 @@ from tests.sessions.test_steps import Recording, of_type, record_sim_match
 def described(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Recording:
     root: Path = tmp_path_factory.mktemp("describe")
     return record_sim_match(root, "2048", ["sim"], seed=3, max_steps=3, render=png_renderer("2048"),
-                            perception="describe", reflection=False)
+                            perception="describe", reflection=False, action_format="tools")
 
 
 @pytest.fixture
@@ -66,3 +68,23 @@ def test_the_description_streams_into_its_section(panel: InspectorPanel, describ
                        if r["type"] == ev.MODEL_DELTA and r["data"].get("purpose") == "perception")
     assert streamed and panel.perception_view.toPlainText() == streamed
     assert panel.answer_view.toPlainText() == ""  # the description is not the answer
+
+
+def test_the_parse_chain_shows_the_tool_call(panel: InspectorPanel, described: Recording) -> None:
+    records = described.session.events_for_step(1)
+    panel.set_header(header(described.session))
+    panel.show_step(described.step(1), records, described.session.read_attachment)
+    parsed = of_type(records, ev.ACTION_PARSED)[0]["data"]
+    chain = panel.parse_label.text()
+    assert parsed["format"] == "tools" and "tool call <b>play_move</b>" in chain
+    assert f'"move": "{parsed["matched"]}"' in chain.replace("&quot;", '"')
+    assert f"matched <b>{parsed['matched']}</b>" in chain
+    answer = of_type(records, ev.ANSWER)[0]["data"]
+    assert panel.answer_view.toPlainText().endswith(f"play_move({answer['tool_calls'][0]['arguments']})")
+    assert "answers&nbsp;as&nbsp;tools" in panel.players_label.text()
+
+
+def test_confidence_over_the_candidate_moves_in_one_line() -> None:
+    html = confidence_html({"move": "left", "chosen": 0.8187, "candidates": {"left": 0.8187, "right": 0.1496},
+                            "other": 0.0183})
+    assert "confidence (first token): <b>left 82%</b> · right 15% · other 2% · whole move 82%" in html
