@@ -605,7 +605,8 @@ class CourtState(State):
         def summary(values: Mapping[str, int]) -> str:
             # The description too: a person choosing what to present reads what the model reads.
             index = max(0, min(len(items) - 1, int(values.get("evidence", 0))))
-            return f"Present {labels[index]} at statement {self.position + 1}. {items[index].description}"
+            # (No statement number: the app keeps a panel whose buttons are unchanged from move to move.)
+            return f"Present {labels[index]} at the current statement. {items[index].description}"
 
         return Panel("Cross-examination", buttons, (amount,), "Present", compose, summary)
 
