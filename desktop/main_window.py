@@ -300,7 +300,10 @@ class MainWindow(QMainWindow):
 
     def _show_replay(self) -> None:
         player = self.presenter.player
-        self.timeline.set_replay(player.available(), playing=player.playing, speed_index=player.speed_index)
+        available = player.available()
+        # The speed box shows the playback's speed only while it steers the playback.
+        self.timeline.set_replay(available, playing=player.playing,
+                                 speed_index=player.speed_index if available else None)
 
     def _replot(self) -> None:
         """Draw the score plot from the session's scores (after a new session or a step taken back)."""
