@@ -223,8 +223,8 @@ def test_states_survive_json_and_bad_json_is_refused() -> None:
     state = play(key_actions(load_bundled()[0])[:5])
     back = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
     assert back == state and back.text() == state.text()
-    bad = dict(state.to_json(), case_id="orchard")
-    with pytest.raises(engine.core.StateFormatError, match="orchard"):
+    bad = dict(state.to_json(), case_id="orchard")  # another case's id: its testimony has none of these
+    with pytest.raises(engine.core.StateFormatError, match="current testimony"):
         GAME.state_from_json(bad)
     with pytest.raises(engine.core.StateFormatError, match="phase"):
         GAME.state_from_json(dict(state.to_json(), phase="recess"))
@@ -319,3 +319,14 @@ def test_a_checkpoint_starts_later_in_the_case_with_the_older_dialogue_kept() ->
     assert game.state_from_json(broken.to_json()) == broken
     with pytest.raises(OptionError, match="'telescope' has 2 testimonies, not 3"):
         engine.make("courtroom", case="telescope", checkpoint=3)
+
+
+def test_a_state_recorded_under_the_old_casebook_order_finds_its_case_by_id() -> None:
+    # Before the six-case casebook, regatta was case 3 (index 2); a session from then still loads.
+    state = engine.make("courtroom", case="regatta").initial_state(seed=0).apply("next")
+    old = dict(state.to_json(), case=2)
+    old.pop("score_presses")
+    back = GAME.state_from_json(old)
+    assert back.current_case.id == "regatta" and back.case == state.case and back.score_presses
+    with pytest.raises(engine.core.StateFormatError, match="not one of this game's cases"):
+        GAME.state_from_json(dict(old, case_id="lost-case"))
