@@ -299,7 +299,7 @@ def test_the_perception_table_has_lmgame_benchs_fields_in_order() -> None:
     question = play(
         key_actions(load_bundled()[1])[:9], engine.make("courtroom", case="orchard").initial_state()
     )
-    assert "Options: A. A lightning strike during the storm, selected; B." in question.text_table()
+    assert "Options: A. A lightning strike during the storm, not selected; B." in question.text_table()
 
 
 def test_a_checkpoint_starts_later_in_the_case_with_the_older_dialogue_kept() -> None:

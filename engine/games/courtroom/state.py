@@ -519,9 +519,8 @@ class CourtState(State):
         scene = self.scene()
         mode = "Cross-Examination" if self.phase in ("cross", "choice") else "Conversation"
         speaker = scene["speaker"] or "Court"
-        options = "; ".join(
-            f"{o}, {'selected' if i == 0 else 'not selected'}" for i, o in enumerate(scene["options"])
-        )
+        # No cursor marks an answer (it is chosen by its letter), so none is "selected".
+        options = "; ".join(f"{o}, not selected" for o in scene["options"])
         evidence = "; ".join(f"{e.label} {e.name}: {e.description}" for e in self.evidence())
         where = (
             f"statement {scene['position']} of {scene['statements']} of testimony {scene['testimony']}"
