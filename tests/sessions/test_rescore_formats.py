@@ -34,4 +34,5 @@ def test_a_changed_json_reader_changes_verdicts(tmp_path: Path, monkeypatch: pyt
 
     monkeypatch.setattr(action_format, "read_json_answer", nothing)
     report = rescore_session(rec.session.path)
-    assert report.changes and all(c.after.startswith("unparsable") for c in report.changes if c.what == "parse")
+    parses = [c for c in report.changes if c.what == "parse"]
+    assert parses and all(c.after.startswith("unparsable") for c in parses)
