@@ -46,7 +46,7 @@ class BoardArea(QWidget):
         self._layout.addLayout(self.row, 1)
         self._layout.addWidget(self.caption)
         panel.installEventFilter(self)
-        self._fit_captions()
+        self.fit_captions()
 
     @property
     def beside(self) -> bool:
@@ -57,9 +57,9 @@ class BoardArea(QWidget):
         """Add another caption line under the board, ``lines`` high whatever it says."""
         self._captions.append((label, lines))
         self._layout.addWidget(label)
-        self._fit_captions()
+        self.fit_captions()
 
-    def _fit_captions(self) -> None:
+    def fit_captions(self) -> None:
         # A fixed number of lines always: a caption that grows or shrinks would move the board.
         for label, lines in self._captions:
             label.setFixedHeight(lines * label.fontMetrics().lineSpacing() + 2)
@@ -102,10 +102,10 @@ class BoardArea(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
-        self._fit_captions()
+        self.fit_captions()
         self.arrange()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
-            self._fit_captions()  # zoom: two lines of the new size
+            self.fit_captions()  # zoom: two lines of the new size

@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -113,6 +113,8 @@ class MainWindow(QMainWindow):
         self.demo_active = False
         self._demo_kwargs: dict[str, Any] = {}
         self._settings: Any = None
+        # The column sizes at normal type while zoomed (restored by Ctrl+0).
+        self._unzoomed: tuple[list[int], list[int]] | None = None
 
         self.header = HeaderStrip()
         self.demo_banner = Banner("Banner")
@@ -140,7 +142,12 @@ class MainWindow(QMainWindow):
         self.inspector = _make_inspector()
         self.timeline = Timeline()
         self.plot = ScorePlot()
-        self.plot.setMinimumHeight(110)
+        self.plot.setMinimumHeight(80)
+        # Explicit minimum widths (not the content's): larger type for a talk (zoom) must not make the
+        # window wider than the screen; the panes wrap or elide instead.
+        self.inspector.setMinimumWidth(360)
+        self.plot.setMinimumWidth(240)
+        self.header.setMinimumWidth(480)
 
         # Left column: the board above the score plot; right: the model panel at full height, where
         # prompts and reasoning need the room. The timeline spans the window below both.
@@ -471,6 +478,26 @@ class MainWindow(QMainWindow):
         """Mark a selected intermediate answer on the board, for the seat whose answer it is."""
         sample = getattr(self.inspector, "current_sample", None)
         self.board.set_marks(answer, truth, sample.seat if sample is not None else None)
+
+    def fit_zoom(self, size: QSize, factor: float) -> None:
+        """After the type changed size (zoom): keep the window at ``size`` (so never wider than the
+        screen it fitted), and let the score plot, not the board, give up the height larger type takes."""
+        self.board_area.fit_captions()  # their fixed number of lines, in the new type
+        layout = self.centralWidget().layout()
+        if layout is not None:
+            layout.activate()  # the size hints of the new type
+        if not (self.isFullScreen() or self.isMaximized()):
+            self.resize(size)  # the minimum widths are the panes' own, so the type cannot force it wider
+        if factor > 1.0:
+            if self._unzoomed is None:  # the columns as they were at normal size, for Ctrl+0
+                self._unzoomed = (self.top_split.sizes(), self.left_split.sizes())
+            total = sum(self.left_split.sizes())
+            self.left_split.setSizes([total - self.plot.minimumHeight(), self.plot.minimumHeight()])
+        elif self._unzoomed is not None:
+            top, left = self._unzoomed
+            self._unzoomed = None
+            self.top_split.setSizes(top)
+            self.left_split.setSizes(left)
 
     def scale_ticks(self, factor: float) -> None:
         """Give people more (``factor`` > 1) or less time per tick of a real-time game."""

@@ -549,7 +549,10 @@ class Presenter(QObject):
         return float(app.property("playtrace_zoom") or 1.0) if app is not None else 1.0
 
     def set_zoom(self, factor: float, *, remember: bool = True) -> None:
+        size = self.window.size()
         apply_zoom(self.window, factor)
+        # Larger type, same window: it never widens itself past the screen, and the board keeps its room.
+        self.window.fit_zoom(size, factor)
         if remember:
             try:
                 settings = self.window._app_settings()

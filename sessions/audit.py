@@ -216,7 +216,8 @@ def audit_session(path: Path | str) -> AuditResult:
     for old, new in zip(recorded, again, strict=False):
         if old != new:
             result.difference = (
-                f"step {old[0]}, seat {old[1]}: recorded {old[2]!r} ({old[3]}), re-run {new[2]!r} ({new[3]})"
+                f"step {old[0] + 1}, seat {old[1]}: recorded {old[2]!r} ({old[3]}), "
+                f"re-run {new[2]!r} ({new[3]})"
             )
             return result
     if len(recorded) != len(again):
@@ -229,6 +230,6 @@ def audit_session(path: Path | str) -> AuditResult:
         except IndexError:
             break
         if _key(board) != _key(expected):
-            result.difference = f"the board after step {k - 1} differs from the recorded one"
+            result.difference = f"the board after step {k} differs from the recorded one"
             return result
     return result

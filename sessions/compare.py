@@ -54,6 +54,7 @@ class Alignment:
     sessions: tuple[str, ...]
     game: str
     rows: tuple[tuple[Side | None, ...], ...]
+    #: The index in ``rows`` of the first step where boards or actions differ (step index + 1).
     first_divergence: int | None
     same_start: bool
 
@@ -61,7 +62,8 @@ class Alignment:
         return {
             "sessions": list(self.sessions),
             "game": self.game,
-            "first_divergence": self.first_divergence,
+            # Step numbers as the app shows them (from 1); rows are in step order.
+            "first_divergence": None if self.first_divergence is None else self.first_divergence + 1,
             "same_start": self.same_start,
             "steps": [
                 [None if s is None else {**dataclasses.asdict(s), "parsed": s.parsed} for s in row]

@@ -83,10 +83,12 @@ def parse_player(text: str) -> ProbePlayer:
 
 @dataclasses.dataclass(frozen=True)
 class Target:
-    """A recorded board to probe: ``step`` of the session at ``path``, as ``seat`` saw it."""
+    """A recorded board to probe: the board of step ``step`` (numbered from 1, as the app numbers
+    steps) of the session at ``path``, as ``seat`` saw it; ``index`` is its place in the session."""
 
     path: str
     session: str
+    index: int
     step: int
     seat: int
     recorded: str | None  #: the action the session played there
@@ -105,33 +107,37 @@ def _acting(session: Session, k: int) -> list[tuple[int, str | None]]:
 
 
 def targets_of(path: Path | str, steps: Sequence[int] | None = None, seat: int | None = None) -> list[Target]:
-    """The targets of one session: the given decision steps (default: every decision of a model seat,
-    or of every seat when no model played), for ``seat`` (default: the seat that acted).
+    """The targets of one session: the given steps (numbered from 1; default: every decision of a model
+    seat, or of every seat when no model played), for ``seat`` (default: the seat that acted).
 
     Raises:
         sessions.SessionError: not a session. ProbeError: a step the session does not have.
     """
     session = load_session(path)
     n = session.num_steps
+    first = session.events[0].get("step") if len(session.events) else 0
+    first = first if isinstance(first, int) else 0
     model_seats = {
         p.get("seat")
         for p in session.manifest.get("players") or []
         if isinstance(p, dict) and p.get("kind") == "model"
     }
-    wanted = range(n) if steps is None else steps
+    wanted = range(n) if steps is None else [s - 1 - first for s in steps]
     out: list[Target] = []
     for k in wanted:
         if not 0 <= k < n:
-            raise ProbeError(f"{session.id} has decisions 0..{n - 1}; there is no step {k}")
+            raise ProbeError(
+                f"{session.id} has steps {first + 1}..{first + n}; there is no step {k + first + 1}"
+            )
         acted = _acting(session, k)
         for s, action in acted:
             if seat is not None and s != seat:
                 continue
             if steps is None and seat is None and model_seats and s not in model_seats:
                 continue
-            out.append(Target(str(session.path), session.id, k, s, action))
+            out.append(Target(str(session.path), session.id, k, k + first + 1, s, action))
         if steps is not None and seat is not None and not any(s == seat for s, _ in acted):
-            raise ProbeError(f"seat {seat} does not act at step {k} of {session.id}")
+            raise ProbeError(f"seat {seat} does not act at step {k + first + 1} of {session.id}")
     return out
 
 
@@ -250,7 +256,7 @@ async def probe(
             game = session.game()
             if render_for is not None and game.id not in renders:
                 renders[game.id] = render_for(game)
-            state: State = session.state_at(target.step)
+            state: State = session.state_at(target.index)
             events: list[Event] = []
             decision: Decision | None = None
             error: str | None = None
@@ -264,7 +270,7 @@ async def probe(
                     state=state.observe(target.seat),
                     seat=target.seat,
                     legal_actions=legal,
-                    history=SeatHistory(_History(session, target.step), target.seat),
+                    history=SeatHistory(_History(session, target.index), target.seat),
                     emit=events.append,
                     render=renders.get(game.id),
                     call=1,

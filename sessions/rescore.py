@@ -31,7 +31,7 @@ class Change:
     """One verdict that re-scoring changed."""
 
     session: str
-    step: int
+    step: int  #: numbered from 1, as the app numbers steps
     seat: int
     what: str  #: ``"parse"`` or ``"Q<key>"``
     attempt: int | None
@@ -98,7 +98,7 @@ def rescore_session(path: Path | str) -> Rescore:
         except Exception as exc:
             report.problems.append(f"step {step}: the board cannot be rebuilt ({exc})")
             continue
-        _rescore_decision(report, game, state, step, seat, events)
+        _rescore_decision(report, game, state, step + 1, seat, events)
     return report
 
 

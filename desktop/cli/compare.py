@@ -78,9 +78,10 @@ def _sessions(args: argparse.Namespace) -> int:
         alignment = align(loaded)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    at = args.step if args.step is not None else alignment.first_divergence
+    # Steps are numbered from 1 (step N is the decision made on the N-th board), as in the app.
+    at = args.step - 1 if args.step is not None else alignment.first_divergence
     if at is not None and not 0 <= at < len(alignment.rows):
-        raise UsageError(f"--step {at} is outside 0..{len(alignment.rows) - 1}")
+        raise UsageError(f"--step {args.step} is outside 1..{len(alignment.rows)}")
     diff: list[str] = []
     if at is not None:
         a, b = alignment.rows[at][0], alignment.rows[at][1]
@@ -89,7 +90,9 @@ def _sessions(args: argparse.Namespace) -> int:
     if args.json:
         print(
             json.dumps(
-                {**alignment.to_json(), "diff_step": at, "prompt_diff": diff}, indent=1, ensure_ascii=False
+                {**alignment.to_json(), "diff_step": None if at is None else at + 1, "prompt_diff": diff},
+                indent=1,
+                ensure_ascii=False,
             )
         )
         return EXIT_OK
@@ -101,7 +104,7 @@ def _sessions(args: argparse.Namespace) -> int:
         table.add_column(f"session {n}", overflow="ellipsis", no_wrap=True)
     for k, row in enumerate(alignment.rows):
         mark = "▶" if k == alignment.first_divergence else ""
-        table.add_row(f"{mark}{k}", *(_cell(side, args.width) for side in row))
+        table.add_row(f"{mark}{k + 1}", *(_cell(side, args.width) for side in row))
     console.print(table)
     for n, s in enumerate(loaded, 1):
         players = ", ".join(
@@ -113,14 +116,14 @@ def _sessions(args: argparse.Namespace) -> int:
     if alignment.first_divergence is None:
         console.print("the sessions never diverge")
     else:
-        console.print(f"first divergence: step {alignment.first_divergence} (▶)")
+        console.print(f"first divergence: step {alignment.first_divergence + 1} (▶)")
     if at is not None:
         if diff:
-            console.print(f"prompts at step {at} (session 1 vs 2):", soft_wrap=True)
+            console.print(f"prompts at step {at + 1} (session 1 vs 2):", soft_wrap=True)
             for line in diff:
                 console.print(line, soft_wrap=True)
         else:
-            console.print(f"the prompts at step {at} are the same")
+            console.print(f"the prompts at step {at + 1} are the same")
     return EXIT_OK
 
 

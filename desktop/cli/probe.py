@@ -99,8 +99,8 @@ def _steps(args: argparse.Namespace) -> list[int] | None:
             lo, hi = int(a), int(b if sep else a)
         except ValueError:
             raise UsageError(f"--steps {args.steps}: write A:B with whole numbers") from None
-        if lo < 0 or hi < lo:
-            raise UsageError(f"--steps {args.steps}: A must be 0 or more and B at least A")
+        if lo < 1 or hi < lo:
+            raise UsageError(f"--steps {args.steps}: steps are numbered from 1, and B must be at least A")
         steps += range(lo, hi + 1)
     return steps or None
 

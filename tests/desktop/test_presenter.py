@@ -307,3 +307,25 @@ def test_export_animation_from_the_app_runs_in_a_worker_with_a_progress_bar(
     assert bar_shown and all(bar_shown) and not p.progress.isVisible()
     assert iio.imread(dest, index=None).shape[0] == frames
     assert window.last_error is None
+
+
+def test_zoom_keeps_the_window_and_the_board_and_ctrl_0_restores_them(
+    window: Any, qtbot: Any, run: Any
+) -> None:
+    from desktop.controller import GameSetup, SeatSetup
+
+    window.resize(1280, 800)
+    run(window.start_game(GameSetup("tictactoe", [SeatSetup("human"), SeatSetup("minimax")], seed=1)))
+    qtbot.waitUntil(lambda: window.board.state is not None)
+    before = (window.size(), window.board.board_rect().size(), window.left_split.sizes())
+    for _ in range(3):
+        qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert window.presenter.zoom == pytest.approx(1.5)
+    # Larger type: the window does not widen itself and the board is not smaller.
+    assert window.size() == before[0]
+    assert window.board.board_rect().height() >= before[1].height()
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert window.size() == before[0]
+    # Back to the board and columns of normal type (a style sheet may round a pixel or two).
+    assert abs(window.board.board_rect().height() - before[1].height()) <= 4
+    assert all(abs(a - b) <= 4 for a, b in zip(window.left_split.sizes(), before[2], strict=True))

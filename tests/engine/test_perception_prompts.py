@@ -18,7 +18,7 @@ from engine.players import Observation
 @pytest.mark.parametrize(
     ("game_id", "path", "says"),
     [
-        ("courtroom", "prompts/courtroom/perception/describe.md", "Dialogue Continuation: <Yes | No>"),
+        ("courtroom", "prompts/courtroom/perception/describe.md", "Dialogue Continuation: Yes or No"),
         ("mario", "prompts/mario/perception/describe.md", '"immediate_threats": []'),
         ("2048", "prompts/_common/describe.md", "You are the eyes of an AI agent that plays 2048"),
     ],
@@ -42,6 +42,6 @@ def test_the_game_s_prompt_is_what_the_perception_call_sends() -> None:
     asyncio.run(player.act(obs))
     described = next(e for e in events if e.type == ev.PERCEPTION)
     assert described.data["template"] == "prompts/courtroom/perception/describe.md"
-    assert "Game State: <Cross-Examination | Conversation>" in described.data["user"]
+    assert "Game State: Cross-Examination or Conversation" in described.data["user"]
     assert described.blobs["image"].data == b"\x89PNG fake"
     assert player.harness_config()["perception_template"] == "prompts/courtroom/perception/describe.md"

@@ -95,9 +95,9 @@ def test_sessions_align_and_the_first_divergence_is_marked(
     code, out, err = _cli(capsys, "compare", str(a), str(b), "--json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["first_divergence"] == k and len(report["steps"]) == len(alignment.rows)
+    assert report["first_divergence"] == k + 1 and len(report["steps"]) == len(alignment.rows)
     code, out, _ = _cli(capsys, "compare", str(a), str(b))
-    assert code == 0 and f"first divergence: step {k}" in out and f"▶{k}" in out
+    assert code == 0 and f"first divergence: step {k + 1}" in out and f"▶{k + 1}" in out
 
 
 def test_prompt_diff_shows_only_what_differs() -> None:

@@ -74,8 +74,10 @@ def test_targets_are_the_model_seats_decisions(runs: Path) -> None:
     folder = _ttt(runs)
     targets = targets_of(folder)
     assert targets and all(t.seat == 0 for t in targets)
-    assert [t.step for t in targets] == list(range(0, load_session(folder).num_steps, 2))
-    assert targets_of(folder, [1], 1)[0].recorded is not None
+    # Steps are numbered from 1 as the app numbers them: X (the model) decides at steps 1, 3, 5...
+    assert [t.step for t in targets] == list(range(1, load_session(folder).num_steps + 1, 2))
+    assert [t.index for t in targets] == [t.step - 1 for t in targets]
+    assert targets_of(folder, [2], 1)[0].recorded is not None
 
 
 def test_probe_asks_every_player_and_resumes(
@@ -160,7 +162,7 @@ def test_probe_a_real_model_in_both_wire_formats(
         "probe",
         str(folder),
         "--steps",
-        "0:2",
+        "1:3",
         "-p",
         "openai:gpt-4o-mini[reflection=false]",
         "-p",
@@ -185,7 +187,7 @@ def test_a_board_a_player_cannot_answer_is_one_line(
     g = str(next(iter(find_sessions(runs / "g"))))
     args = {
         "step": [ttt, "--step", "99", "-p", "sim"],
-        "seat": [ttt, "--step", "0", "--seat", "1", "-p", "sim"],
+        "seat": [ttt, "--step", "1", "--seat", "1", "-p", "sim"],
         "bot": [g, "-p", "minimax"],
         "player": [ttt, "-p", "sim[memory"],
         "games": [ttt, g, "-p", "random"],

@@ -183,4 +183,4 @@ def test_audit_replays_every_match_call_for_call(
     code, out, err = _cli(capsys, "rescore", str(copy), "--audit", "--json")
     assert code == 1
     (audit,) = json.loads(out)["audit"]
-    assert not audit["identical"] and "step 0" in audit["difference"] and "'up'" in audit["difference"]
+    assert not audit["identical"] and "step 1" in audit["difference"] and "'up'" in audit["difference"]
