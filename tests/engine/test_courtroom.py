@@ -16,6 +16,7 @@ import engine.gym  # noqa: F401  (registers the environments)
 from engine.core import IllegalActionError, InvalidActionError
 from engine.games.courtroom import PENALTY_LIMIT, Case, CourtState, key_actions, load_bundled
 from engine.games.courtroom.bots import key_move
+from engine.options import OptionError
 
 GAME = engine.make("courtroom")
 
@@ -222,8 +223,8 @@ def test_states_survive_json_and_bad_json_is_refused() -> None:
     state = play(key_actions(load_bundled()[0])[:5])
     back = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
     assert back == state and back.text() == state.text()
-    bad = dict(state.to_json(), case_id="orchard")
-    with pytest.raises(engine.core.StateFormatError, match="orchard"):
+    bad = dict(state.to_json(), case_id="orchard")  # another case's id: its testimony has none of these
+    with pytest.raises(engine.core.StateFormatError, match="current testimony"):
         GAME.state_from_json(bad)
     with pytest.raises(engine.core.StateFormatError, match="phase"):
         GAME.state_from_json(dict(state.to_json(), phase="recess"))
@@ -298,4 +299,34 @@ def test_the_perception_table_has_lmgame_benchs_fields_in_order() -> None:
     question = play(
         key_actions(load_bundled()[1])[:9], engine.make("courtroom", case="orchard").initial_state()
     )
-    assert "Options: A. A lightning strike during the storm, selected; B." in question.text_table()
+    assert "Options: A. A lightning strike during the storm, not selected; B." in question.text_table()
+
+
+def test_a_checkpoint_starts_later_in_the_case_with_the_older_dialogue_kept() -> None:
+    case = load_bundled()[-1]
+    game = engine.make("courtroom", case="lighthouse", checkpoint=4)
+    state = game.initial_state(seed=0)
+    assert (state.testimony, state.score, state.penalties, state.step, state.checkpoint) == (3, 0, 0, 0, 3)
+    assert not state.checkpoint_broken and state.metrics()["checkpoint_broken"] == 0.0
+    older = "Silas Tregear: I've kept the Gull Point light for twenty-two years without a single dark night."
+    assert older in state.text()
+    recent = engine.make("courtroom", case="lighthouse", checkpoint=4, context="recent").initial_state(seed=0)
+    assert older not in recent.text() and recent.statements == state.statements
+    # The key's actions for the fourth testimony break it: the checkpoint is passed, one correct action.
+    ahead = key_actions(case, 4)[len(key_actions(case, 3)) :]
+    broken = play(ahead[:-1], state)  # up to the presentation; the question follows
+    assert broken.checkpoint_broken and broken.score == 1 and broken.phase == "choice"
+    assert game.state_from_json(broken.to_json()) == broken
+    with pytest.raises(OptionError, match="'telescope' has 2 testimonies, not 3"):
+        engine.make("courtroom", case="telescope", checkpoint=3)
+
+
+def test_a_state_recorded_under_the_old_casebook_order_finds_its_case_by_id() -> None:
+    # Before the six-case casebook, regatta was case 3 (index 2); a session from then still loads.
+    state = engine.make("courtroom", case="regatta").initial_state(seed=0).apply("next")
+    old = dict(state.to_json(), case=2)
+    old.pop("score_presses")
+    back = GAME.state_from_json(old)
+    assert back.current_case.id == "regatta" and back.case == state.case and back.score_presses
+    with pytest.raises(engine.core.StateFormatError, match="not one of this game's cases"):
+        GAME.state_from_json(dict(old, case_id="lost-case"))

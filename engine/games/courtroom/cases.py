@@ -622,12 +622,13 @@ def _check_key(r: _Reader, case: Case) -> None:
             raise r.fail(f"evidence[{e.number}].held", f"evidence {e.id!r} is never added (nothing adds it)")
 
 
-def key_actions(case: Case) -> list[str]:
+def key_actions(case: Case, testimonies: int | None = None) -> list[str]:
     """The actions that solve ``case`` by its answer key from the start of its first testimony: for
     each testimony, walk to and press every telling statement, walk to the contradiction and present
-    its first evidence, then answer the question if there is one."""
+    its first evidence, then answer the question if there is one. With ``testimonies``, only the
+    first that many testimonies (the way to a checkpoint)."""
     actions: list[str] = []
-    for t in case.testimonies:
+    for t in case.testimonies[:testimonies]:
         revealed: set[str] = set()
         position = 0
         stops = [*t.answer.press, t.answer.statement]

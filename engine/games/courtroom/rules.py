@@ -22,12 +22,19 @@ the whole dialogue of the case so far, older to newer, as Fig. 9's prompt does; 
 dialogue of the current testimony. The long case (``lighthouse``) has over a hundred statements, so its
 whole dialogue is a long context.
 
+The option ``checkpoint`` starts the trial at a later testimony of the first case, as LMGame-Bench's
+save states start a level at a checkpoint (Table 10's L1-C3, L2-C2, L2-C4): the testimonies before it
+are played by the answer key, so their dialogue is the older context (with ``context="long"``), and the
+score, the penalties and the step count start from zero there. The metric ``checkpoint_broken`` says
+whether the testimony started at was broken.
+
 The game also ends after :data:`IDLE_LIMIT` actions in a row that are neither correct nor penalised
 (option ``idle_limit``): PlayTrace's form of LMGame-Bench's stuck rule (50 for Ace Attorney), since
 moving between statements always changes what is shown."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Mapping
@@ -36,7 +43,14 @@ from typing import Any, ClassVar
 
 from engine.core import Action, Game, IllegalActionError, InvalidActionError, JsonDict, Seat, State, seats_of
 from engine.games._common import reading_state
-from engine.games.courtroom.cases import Case, bundled_ids, load_bundled, load_case
+from engine.games.courtroom.cases import (
+    MAX_STATEMENTS,
+    Case,
+    bundled_ids,
+    key_actions,
+    load_bundled,
+    load_case,
+)
 from engine.games.courtroom.state import (
     ACTIONS,
     BACK,
@@ -137,6 +151,14 @@ class Courtroom(Game):
             choices=CONTEXTS,
         ),
         Option(
+            "checkpoint",
+            int,
+            1,
+            "The testimony of the first case to start at (earlier ones are played by the answer key)",
+            minimum=1,
+            maximum=MAX_STATEMENTS,
+        ),
+        Option(
             "score_presses",
             bool,
             False,
@@ -175,13 +197,19 @@ class Courtroom(Game):
             if self.options["case"] not in ids:
                 raise OptionError(f"option 'case': {self.options['case']!r} is not one of {', '.join(ids)}")
             self.start = ids.index(self.options["case"])
+        first = self.book[self.start]
+        if self.options["checkpoint"] > len(first.testimonies):
+            raise OptionError(
+                f"option 'checkpoint': {first.id!r} has {len(first.testimonies)} testimonies, not "
+                f"{self.options['checkpoint']}"
+            )
 
     def initial_state(self, seed: int | None = None) -> CourtState:
         # The trial has no chance: the seed changes nothing (it is accepted for the common contract).
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         case = self.book[self.start]
-        return CourtState(
+        state = CourtState(
             case=self.start,
             testimony=0,
             position=0,
@@ -201,6 +229,14 @@ class Courtroom(Game):
             context=self.options["context"],
             book=self.book,
         )
+        checkpoint = self.options["checkpoint"] - 1
+        if checkpoint:
+            for action in key_actions(case, checkpoint):
+                state = state.apply(action)
+            state = dataclasses.replace(
+                state, score=0, level_steps=0, penalties=0, idle=0, step=0, checkpoint=checkpoint
+            )
+        return state
 
     def rules_text(self) -> str:
         presses = (
@@ -248,9 +284,12 @@ class Courtroom(Game):
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in ints.values()):
                 raise ValueError("counters must be non-negative integers")
             if ints["case"] >= len(self.book) or self.book[ints["case"]].id != data["case_id"]:
-                raise ValueError(
-                    f"case {data['case_id']!r} is not case {ints['case'] + 1} of this game's cases"
-                )
+                # The case is named by its id: a session recorded when the casebook had another order
+                # (before the six-case book, regatta was case 3) finds its case where it is now.
+                ids = [c.id for c in self.book]
+                if data["case_id"] not in ids:
+                    raise ValueError(f"case {data['case_id']!r} is not one of this game's cases")
+                ints["case"] = ids.index(data["case_id"])
             case = self.book[ints["case"]]
             if ints["testimony"] >= len(case.testimonies):
                 raise ValueError(f"testimony {ints['testimony']} does not exist in {case.id!r}")
@@ -263,6 +302,9 @@ class Courtroom(Game):
                 raise ValueError("held names evidence the case does not have")
             flag = data.get("score_presses", True)  # sessions before the option counted presses
             context = data.get("context", "long")
+            checkpoint = data.get("checkpoint", 0)
+            if not isinstance(checkpoint, int) or isinstance(checkpoint, bool) or checkpoint < 0:
+                raise ValueError("checkpoint is a non-negative integer")
             if not isinstance(flag, bool) or context not in CONTEXTS:
                 raise ValueError("score_presses is true or false, and context is long or recent")
             if data["phase"] not in PHASES or data["showing"] not in ("statement", "line"):
@@ -295,6 +337,7 @@ class Courtroom(Game):
                 idle_limit=ints["idle_limit"],
                 score_presses=flag,
                 context=context,
+                checkpoint=checkpoint,
                 book=self.book,
             )
 

@@ -86,6 +86,8 @@ class CourtState(State):
         score_presses: Whether a first press that reveals something counts as a correct action
             (option ``score_presses``; LMGame-Bench counts presentations and answers only).
         context: How much dialogue the text view keeps (option ``context``, :data:`CONTEXTS`).
+        checkpoint: The testimony of the first case the trial started at (from 0; option
+            ``checkpoint``), for the metric ``checkpoint_broken``.
         book: The cases in playing order (not part of equality or JSON; the game supplies it).
     """
 
@@ -109,6 +111,7 @@ class CourtState(State):
     idle_limit: int = IDLE_LIMIT
     score_presses: bool = False
     context: str = "long"
+    checkpoint: int = 0
     book: tuple[Case, ...] = dataclasses.field(default=(), compare=False, repr=False)
 
     # -- where we are --------------------------------------------------------------------------
@@ -403,8 +406,15 @@ class CourtState(State):
         steps = case.key_steps + (case.key_presses if self.score_presses else 0)
         return self.solved + (self.level_steps / steps if steps else 0.0)
 
+    @property
+    def checkpoint_broken(self) -> bool:
+        """Whether the testimony the trial started at has been broken (its evidence presented), as
+        Table 10 of LMGame-Bench asks at each checkpoint."""
+        return self.solved > 0 or self.testimony > self.checkpoint or self.phase == "choice"
+
     def metrics(self) -> dict[str, float]:
         return {
+            "checkpoint_broken": float(self.checkpoint_broken),
             "correct_actions": float(self.score),
             "penalties": float(self.penalties),
             "level": float(self.level),
@@ -509,9 +519,8 @@ class CourtState(State):
         scene = self.scene()
         mode = "Cross-Examination" if self.phase in ("cross", "choice") else "Conversation"
         speaker = scene["speaker"] or "Court"
-        options = "; ".join(
-            f"{o}, {'selected' if i == 0 else 'not selected'}" for i, o in enumerate(scene["options"])
-        )
+        # No cursor marks an answer (it is chosen by its letter), so none is "selected".
+        options = "; ".join(f"{o}, not selected" for o in scene["options"])
         evidence = "; ".join(f"{e.label} {e.name}: {e.description}" for e in self.evidence())
         where = (
             f"statement {scene['position']} of {scene['statements']} of testimony {scene['testimony']}"
@@ -631,6 +640,7 @@ class CourtState(State):
             "idle_limit": self.idle_limit,
             "score_presses": self.score_presses,
             "context": self.context,
+            "checkpoint": self.checkpoint,
             "showing": self.showing,
             "log": [list(line) for line in self.log],
             "step": self.step,
