@@ -195,14 +195,14 @@ class MainWindow(QMainWindow):
         self.statusBar().setContentsMargins(8, 0, 8, 0)
 
         self.acts = build_actions(self)
+        # Zoom, presenter mode (F5), replay playback, the caption line, GIF/MP4 export.
+        self.presenter = presenter.Presenter(self)
         self._wire()
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(30)
         self._refresh_timer.timeout.connect(self.refresh)
         self.refresh()
-        # Zoom, presenter mode (F5), replay playback, the caption line, GIF/MP4 export.
-        self.presenter = presenter.Presenter(self)
         self.presenter.refresh()
         self.toolbar = install_menus(self, {**self.acts.by_id(), **self.presenter.actions})
 
@@ -245,7 +245,10 @@ class MainWindow(QMainWindow):
         self.timeline.sig_step_requested.connect(c.step)
         self.timeline.sig_run_requested.connect(c.run)
         self.timeline.sig_pause_requested.connect(c.pause)
-        self.timeline.sig_speed_changed.connect(c.set_speed)
+        self.timeline.sig_speed_changed.connect(self._on_speed)
+        player = self.presenter.player
+        self.timeline.sig_play_requested.connect(player.toggle)
+        player.sig_changed.connect(self._show_replay)
         self.timeline.sig_live_requested.connect(c.go_live)
 
         insp = self.inspector
@@ -287,6 +290,20 @@ class MainWindow(QMainWindow):
         # Coalesce: a fast bot game emits many signals per frame; one refresh per ~30 ms is plenty.
         if not self._refresh_timer.isActive():
             self._refresh_timer.start()
+
+    def _on_speed(self, delay: float) -> None:
+        """The speed box: the pace of a live game, or of a recorded game's playback."""
+        if self.timeline.replay:
+            self.presenter.player.set_speed_index(self.timeline.speed.currentIndex())
+        else:
+            self.controller.set_speed(delay)
+
+    def _show_replay(self) -> None:
+        player = self.presenter.player
+        available = player.available()
+        # The speed box shows the playback's speed only while it steers the playback.
+        self.timeline.set_replay(available, playing=player.playing,
+                                 speed_index=player.speed_index if available else None)
 
     def _replot(self) -> None:
         """Draw the score plot from the session's scores (after a new session or a step taken back)."""
@@ -347,7 +364,13 @@ class MainWindow(QMainWindow):
         finished = c.finished_status is not None or not live or not automatic
         self.timeline.set_transport(running=c.running, can_step=live and not c.running or bool(pending),
                                     finished=finished)
-        self.plot.set_marker(None if (c.mode == "live" and c.following) else c.view_step)
+        # The plot's x is "after step N" (0: the start); the marker stands on the step shown (the
+        # decision made on the board shown is step view_step + 1), or on the end at the final board.
+        shown = step_number(c.view_step) if c.view_step < c.head else c.head
+        self.plot.set_marker(None if (c.mode == "live" and c.following) else shown)
+        self._show_replay()
+        # With nothing open there is nothing to plot: no empty axes beside the welcome card.
+        self.plot.setVisible(has_session or self.demo_active)
 
         # Header and panel controls
         info = c.header_info()
@@ -426,7 +449,8 @@ class MainWindow(QMainWindow):
             f"{theme.seat_title(int(p.get('seat', i)), p.get('seat_name'))} · {p.get('label')}"
             for i, p in enumerate(info.get("players", []))
         ]
-        self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
+        title = "Score per seat after each step" if len(labels) > 1 else "Score after each step"
+        self.plot.reset(labels or ["Score"], title=title)
         self._balance_columns(not info or any(p.get("kind") == "model" for p in info.get("players", [])))
         if c.pacer is not None and c.mode == "live":
             self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)

@@ -232,9 +232,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print_tables(table, console)
         console.print("wrote " + ", ".join(p.name for p in paths), soft_wrap=True)
     print(_final_line(result), file=sys.stderr)
+    if result.model_unusable:
+        err(f"stopped: {result.model_unusable} (a run error: those matches were not ranked; fix the key or "
+            "model name and run again)")
     if result.interrupted:
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
-    return EXIT_FAILURE if result.errors else EXIT_OK
+    return EXIT_FAILURE if result.errors or result.model_unusable else EXIT_OK
 
 
 def _title(plan: TournamentPlan) -> str:

@@ -57,6 +57,7 @@ from engine.llm.base import (
     LLMClient,
     LLMError,
     Message,
+    ModelUnusable,
     Request,
     RetryNotice,
     Tool,
@@ -577,6 +578,9 @@ class ModelPlayer:
         except LLMError as exc:
             self._count_failure(exc)
             self._record_failure(obs, exc, purpose, attempt)
+            if exc.is_run_error:
+                # A rejected key or an unknown model is the run's failure, not the player's move.
+                raise ModelUnusable(exc) from None
             raise
         except Exception as exc:  # a provider bug must not take the session down: treat it as a failure
             err = LLMError(f"{type(exc).__name__}: {exc}", kind="other")

@@ -329,3 +329,25 @@ def test_zoom_keeps_the_window_and_the_board_and_ctrl_0_restores_them(
     # Back to the board and columns of normal type (a style sheet may round a pixel or two).
     assert abs(window.board.board_rect().height() - before[1].height()) <= 4
     assert all(abs(a - b) <= 4 for a, b in zip(window.left_split.sizes(), before[2], strict=True))
+
+
+def test_the_replay_bar_plays_and_pauses_and_shows_its_speed(window: Any, run: Any, recorded: Path) -> None:
+    c = open_replay(window, run, recorded)
+    bar, player = window.timeline, window.presenter.player
+    window.refresh()
+    assert bar.play_btn.isVisible() and not bar.run_btn.isVisible()
+    assert bar.speed.isVisible() and bar.speed.currentText() == presenter.SPEEDS[player.speed_index][0]
+    bar.speed.setCurrentIndex(len(presenter.SPEEDS) - 1)  # the box sets the playback's speed
+    assert player.speed_index == len(presenter.SPEEDS) - 1
+    c.scrub(c.base)
+    bar.play_btn.click()
+    assert player.playing and bar.play_btn.text() == "❚❚ Pause"
+    bar.play_btn.click()
+    assert not player.playing and bar.play_btn.text() == "▶ Play"
+
+
+def test_the_welcome_state_shows_no_empty_plot_and_no_final_position(window: Any) -> None:
+    window.show_welcome()
+    window.refresh()
+    assert not window.plot.isVisible()
+    assert window.timeline.step_label.text() == "No game open"
