@@ -598,6 +598,17 @@ class CompiledGame:
         )
 
     @functools.cached_property
+    def rules_for(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """(type of a sprite, type of the sprite it meets) -> the collision rules (numbers in
+        :attr:`pair_index`) that apply to the first."""
+        found: dict[tuple[int, int], list[int]] = {}
+        for n, (a, b, _es) in enumerate(self.pairs):
+            for t1 in self.subtypes[a]:
+                for t2 in self.subtypes[b]:
+                    found.setdefault((t1, t2), []).append(n)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @functools.cached_property
     def frozen(self) -> tuple[bool, ...]:
         """Per type: whether nothing ever changes one of its sprites in place (it never acts, no effect
         moves or alters it; it can only be killed or replaced), so the tick need not copy it."""

@@ -69,7 +69,7 @@ class Layer:
     :attr:`CompiledGame.frozen`), indexed once and shared by consecutive states until one of them is
     killed or created. A tick then copies only the sprites that act or are acted on."""
 
-    __slots__ = ("cells", "count", "groups")
+    __slots__ = ("_hits", "cells", "count", "groups")
 
     def __init__(self, game: CompiledGame, sprites: Iterable[tuple[Any, ...]]) -> None:
         frozen = game.frozen
@@ -89,6 +89,23 @@ class Layer:
             k: tuple(v) for k, v in cells.items()
         }
         self.count = sum(len(g) for g in groups)
+        self._hits: dict[int, list[tuple[Any, ...]]] | None = None
+
+    def hits(self, game: CompiledGame) -> dict[int, list[tuple[Any, ...]]]:
+        """Per collision rule (its number in ``game.pair_index``), the sprites of the layer that meet a
+        sprite of the layer it names (computed once per layer)."""
+        if self._hits is None:
+            found: dict[int, dict[int, tuple[Any, ...]]] = {}
+            rules_for = game.rules_for
+            for here in self.cells.values():
+                if len(here) > 1:
+                    for x in here:
+                        for y in here:
+                            if y is not x:
+                                for n in rules_for.get((x[1], y[1]), ()):
+                                    found.setdefault(n, {})[x[0]] = x
+            self._hits = {n: list(xs.values()) for n, xs in found.items()}
+        return self._hits
 
 
 class World:
@@ -133,6 +150,8 @@ class World:
         self._obstacle_cells: set[tuple[int, int]] | None = None
         #: Sprites an effect moved during the current collision pass (``None`` outside the events).
         self._relocated: set[int] | None = None
+        #: Cells a sprite entered (moved or created) during the events.
+        self._event_cells: set[tuple[int, int]] = set()
         frozen = game.frozen
         if layer is None or mobile is None:
             sprites = tuple(sprites)
@@ -246,6 +265,7 @@ class World:
         self._dirty.append(s)
         if self._relocated is not None:
             self._relocated.add(s[ID])
+            self._event_cells.add((row, col))
 
     def _remember(self, s: list[Any]) -> None:
         if s[LT] != self.tick_no:
@@ -306,6 +326,8 @@ class World:
             self.layer_changed = True
         self.cells.setdefault((row, col), []).append(sprite)
         self._dirty.append(sprite)
+        if self._relocated is not None:
+            self._event_cells.add((row, col))
         return sprite
 
     def kill(self, s: list[Any]) -> None:
@@ -684,20 +706,53 @@ class World:
             self._pairs(moved, done)
         self._relocated = None
 
-    def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
-        game = self.game
-        by_type, killed, fixed, cells = self.by_type, self.killed, self.fixed, self.cells
-        for number, (actor, other, effects, first_types, rank, second_types, wanted) in enumerate(
-            game.pair_index
-        ):
-            if not any(by_type[t] for t in second_types):
+    def _meetings(self) -> dict[int, dict[int, Any]]:
+        """Per collision rule, the sprites that meet a sprite the rule names, at the start of a pass:
+        those of the layer (found once per layer) and those in the cells of the other sprites."""
+        killed = self.killed
+        rules_for = self.game.rules_for
+        found: dict[int, dict[int, Any]] = {
+            n: {x[ID]: x for x in xs if x[ID] not in killed} for n, xs in self.layer.hits(self.game).items()
+        }
+        for key in self.cells:
+            here = self.here(key)
+            if len(here) < 2:
                 continue
+            for x in here:
+                if x[ID] in killed:
+                    continue
+                for y in here:
+                    if y is not x:
+                        for n in rules_for.get((x[T], y[T]), ()):
+                            hit = found.get(n)
+                            if hit is None:
+                                found[n] = {x[ID]: x}
+                            else:
+                                hit[x[ID]] = x
+        return found
+
+    def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
+        """Apply the collision rules in order. Each rule looks at the sprites found meeting one of its
+        second kind at the start of the pass, and at those in cells entered since (in GVGAI's order:
+        type by type, oldest first)."""
+        game = self.game
+        killed, fixed, cells = self.killed, self.fixed, self.cells
+        meetings = self._meetings()
+        self._event_cells = set()
+        for number, (actor, other, effects, _first, rank, _second, wanted) in enumerate(game.pair_index):
             for e_index, effect in enumerate(effects):
                 if self.shields and (actor, other, effect.name) in self.shields:
                     continue  # shieldFrom protects the actor's kind from this effect this tick
-                first = self._candidates(first_types, rank, second_types)
-                if first is None:
+                found = meetings.get(number)
+                if self._event_cells:
+                    found = dict(found) if found else {}
+                    for cell in self._event_cells:
+                        for x in self.here(cell):
+                            if x[T] in rank:
+                                found[x[ID]] = x
+                if not found:
                     break
+                first = sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
                 key = number * 64 + e_index
                 for s1 in first:
                     if s1[ID] in killed:
@@ -729,26 +784,6 @@ class World:
                         done.add(mark)
                         if s2[R] == s1[R] and s2[C] == s1[C]:
                             self._apply(effect, s1, s2)
-
-    def _candidates(
-        self, first_types: tuple[int, ...], rank: dict[int, int], second_types: tuple[int, ...]
-    ) -> list[list[Any]] | None:
-        """The sprites of ``first_types`` that may meet one of ``second_types``, in GVGAI's order (type
-        by type, oldest first); ``None`` when there is none of ``first_types`` at all. When the second
-        kind is the rarer, only the cells it occupies are looked at."""
-        count_first = sum(len(self.by_type[t]) for t in first_types)
-        if not count_first:
-            return None
-        count_second = sum(len(self.by_type[t]) for t in second_types)
-        if count_second >= count_first:
-            return [s for t in first_types for s in self.by_type[t]]
-        found: dict[int, list[Any]] = {}
-        for t in second_types:
-            for s2 in self.by_type[t]:
-                for x in self.here((s2[R], s2[C])):
-                    if x[T] in rank:
-                        found[x[ID]] = x
-        return sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
 
     def _apply(self, effect: Effect, s1: list[Any] | None, s2: list[Any] | None) -> None:
         if s1 is None:
