@@ -23,7 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from desktop import cli  # noqa: E402
 from sessions.search import SearchIndex, find_sessions  # noqa: E402
 
-QUERY = "SELECT player, count(*), avg(parsed), sum(fallback), sum(questions_correct) FROM steps GROUP BY player"
+QUERY = (
+    "SELECT player, count(*), avg(parsed), sum(fallback), sum(questions_correct) FROM steps GROUP BY player"
+)
 
 
 def main() -> None:
@@ -33,8 +35,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         seeds = root / "seed"
-        code = cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "5", "--sim-error-rate", "0.3",
-                         "--out", str(seeds)])
+        code = cli.main(
+            [
+                "run",
+                "tictactoe",
+                "-p",
+                "sim",
+                "-p",
+                "random",
+                "-n",
+                "5",
+                "--sim-error-rate",
+                "0.3",
+                "--out",
+                str(seeds),
+            ]
+        )
         assert code == 0
         originals = list(find_sessions(seeds))
         runs = root / "runs"
@@ -54,8 +70,10 @@ def main() -> None:
             t1 = time.perf_counter()
             rows = index.query(QUERY).rows
             t_query = time.perf_counter() - t1
-        print(f"first query: index {stats.read:,} sessions {t_index:.2f} s, query {t_query * 1000:.1f} ms "
-              f"({len(rows)} rows)")
+        print(
+            f"first query: index {stats.read:,} sessions {t_index:.2f} s, query {t_query * 1000:.1f} ms "
+            f"({len(rows)} rows)"
+        )
 
         t0 = time.perf_counter()
         with SearchIndex(runs, cache) as index:
@@ -73,7 +91,9 @@ def main() -> None:
 
         t0 = time.perf_counter()
         code = cli.main(["search", str(runs), QUERY, "--no-cache", "--format", "csv"])
-        print(f"`playtrace search --no-cache` (index in memory, then query): {time.perf_counter() - t0:.2f} s")
+        print(
+            f"`playtrace search --no-cache` (index in memory, then query): {time.perf_counter() - t0:.2f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -235,6 +235,12 @@ class Pill:
     tooltip: str
 
 
+def _overrider(override: Mapping[str, Any]) -> str:
+    """Who overrode a model's answer, for people: "a person" for the recorded ``by: human``."""
+    by = str(override.get("by") or "human")
+    return "a person" if by == "human" else by
+
+
 def pills(model: StepModel, players: Players) -> list[Pill]:
     """One pill per model sample of the step, "Sample 1 · (2,2) · played"; none for a single one."""
     samples = model.ordered()
@@ -250,11 +256,18 @@ def pills(model: StepModel, players: Players) -> list[Pill]:
             name = f"{seat_name(sample.seat, players)} · {name}"
         played = decided is sample and model.applied is not None
         chosen = sample.chosen()
-        if chosen:
+        override = sample.override
+        if override:
+            # A person's move, not the model's answer: the pill names both.
+            proposed, by = override.get("proposed"), _overrider(override)
+            text = f"{name} · {proposed} → {override.get('action')} ({by}'s override)"
+            tip = f"Call {sample.call} — the model proposed {proposed}; {by} played {override.get('action')}"
+        elif chosen:
             text = f"{name} · {chosen}" + (" · played" if played else "")
+            tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
         else:
             text = f"{name} …" if sample.streaming else f"{name} ✗"
-        tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
+            tip = f"Call {sample.call}"
         result.append(Pill(sample.key, text, tip))
     return result if len(result) > 1 else []
 
@@ -324,7 +337,7 @@ def outcome_html(
         o = sample.override
         lines.append(
             colored(
-                f"Overridden by {esc(o.get('by', 'human'))}: proposed {esc(o.get('proposed'))} → "
+                f"Overridden by {esc(_overrider(o))}: proposed {esc(o.get('proposed'))} → "
                 f"played {esc(o.get('action'))}",
                 WARNING_FG,
                 bold=True,
@@ -529,6 +542,58 @@ def reasoning_placeholder(sample: Sample) -> str:
     return "No reasoning returned" if thinking else "No reasoning recorded (thinking off)"
 
 
+# ----------------------------------------------------------------------------------------- perception
+
+
+def _calls_for(sample: Sample, purpose: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The finished and failed provider calls of ``sample`` made for ``purpose``."""
+    finished = [f for f in sample.finished if f.get("purpose") == purpose]
+    failed = [f for f in sample.failures if f.get("purpose") == purpose]
+    return finished, failed
+
+
+def perception_html(sample: Sample) -> str:
+    """Who described the board, from which template, and what the call took (tokens, cost, time)."""
+    data = sample.perception or {}
+    started = next((c for c in sample.started if c.get("purpose") == "perception"), None)
+    if not data and started is None:
+        return muted("No perception call")
+    provider = str(data.get("provider") or (started or {}).get("provider") or "?")
+    model = str(data.get("model") or (started or {}).get("model") or "")
+    name = f"<b>{esc(provider)}</b>" + (f" · {esc(model)}" if model and model != provider else "")
+    lines = [f"Described by {name} from the board image"]
+    if data.get("template"):
+        lines.append(muted(f"prompt {esc(data['template'])}"))
+    finished, failed = _calls_for(sample, "perception")
+    for call in finished:
+        cost = call.get("cost_usd")
+        lines.append(
+            f"Tokens in <b>{int(call.get('input_tokens') or 0):,}</b> · out "
+            f"<b>{int(call.get('output_tokens') or 0):,}</b> · "
+            f"cost <b>{cost_text(cost if isinstance(cost, (int, float)) else None, provider == 'sim')}</b> · "
+            f"latency <b>{float(call.get('latency_ms') or 0) / 1000:.2f} s</b>"
+        )
+    for failure in failed:
+        text = f"✗ Failed ({failure.get('kind', 'error')}): {failure.get('error', '')}"
+        lines.append(colored(esc(text), BAD_COLOR))
+    if len(finished) + len(failed) < (1 if started is not None else 0):
+        lines.append(colored("Describing the board…", ACCENT))
+    return "<br>".join(lines)
+
+
+def perception_summary(sample: Sample) -> str:
+    """The Perception section's summary: the describing model and the description's length."""
+    data = sample.perception or {}
+    bits = []
+    if data.get("model"):
+        bits.append(esc(data["model"]))
+    if data.get("error"):
+        bits.append(colored("failed", BAD_COLOR))
+    elif sample.description:
+        bits.append(f"{len(sample.description):,} chars")
+    return " · ".join(bits)
+
+
 # ---------------------------------------------------------------------------------------- parse chain
 
 
@@ -539,10 +604,10 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     for kind, data in sample.attempts:
         attempt = data.get("attempt")
         number = f"Attempt {attempt}" if attempt is not None else "Answer"
-        raw = esc(short(str(data.get("raw", ""))))
+        source = _answer_source(data)
         if kind == ev.ACTION_PARSED:
             chain = (
-                f"raw “{raw}”<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
+                f"{source}<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
                 f" → matched <b>{esc(data.get('matched'))}</b>"
             )
             executed = model.executed(sample)
@@ -553,6 +618,8 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
                 notes.append(f"<i style='color:{MUTED_COLOR};'>{esc(data['reason'])}</i>")
             if data.get("note"):
                 notes.append(colored(esc(data["note"]), WARNING_FG))
+            if isinstance(data.get("confidence"), Mapping):
+                notes.append(confidence_html(data["confidence"]))
             if executed is not None and executed != str(data.get("matched")):
                 notes.append(colored(f"executed differs: {esc(model.why_differs(sample))}", WARNING_FG))
             blocks.append(
@@ -561,7 +628,7 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
             )
         else:
             label = "unparsable" if kind == ev.ACTION_UNPARSABLE else "illegal"
-            detail = f"raw “{raw}”"
+            detail = source
             if data.get("extracted") is not None:
                 detail += f"<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
             blocks.append(
@@ -571,6 +638,38 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     if not blocks:
         blocks.append(muted("Waiting for the answer…" if sample.streaming else "No parse recorded"))
     return "".join(blocks)
+
+
+def _answer_source(data: Mapping[str, Any]) -> str:
+    """The first link of the chain: the raw text, the JSON answer or the tool call it was read from."""
+    fmt = data.get("format")
+    if fmt == "tools" and data.get("tool_call"):
+        # "play_move({...})": the name, then the end of the arguments (where the move usually is).
+        name, _, arguments = str(data["tool_call"]).partition("(")
+        return (f"tool call <b>{esc(name)}</b><span style='font-family:monospace;'>"
+                f"({esc(short(arguments.removesuffix(')'), 80))})</span>")
+    if fmt == "tools":
+        return f"no tool call; raw “{esc(short(str(data.get('raw', ''))))}”"
+    if fmt == "json":
+        return f"JSON answer “{esc(short(str(data.get('raw', ''))))}”"
+    return f"raw “{esc(short(str(data.get('raw', ''))))}”"
+
+
+def confidence_html(confidence: Mapping[str, Any]) -> str:
+    """The model's confidence over the candidate moves (from token log-probabilities), one line."""
+    candidates = confidence.get("candidates")
+    parts = []
+    if isinstance(candidates, Mapping):
+        for move, p in list(candidates.items())[:5]:
+            text = f"{esc(move)} {float(p):.0%}"
+            parts.append(f"<b>{text}</b>" if move == confidence.get("move") else text)
+    other = confidence.get("other")
+    if isinstance(other, (int, float)) and other >= 0.005:
+        parts.append(f"other {float(other):.0%}")
+    chosen = confidence.get("chosen")
+    whole = f" · whole move {float(chosen):.0%}" if isinstance(chosen, (int, float)) else ""
+    return (f"<span style='color:{ACCENT_DARK};'>confidence (first token): " + " · ".join(parts)
+            + f"{whole}</span>")
 
 
 def parse_summary(sample: Sample) -> str:

@@ -3,10 +3,10 @@
 Every game the registry finds is drawn, then played once by the simulated model (``sim``), once by
 ``random`` and, when it has more than one seat, once by ``sim`` against the game's default opponent
 (the report names it: Stockfish in chess where it is installed) for at most :data:`MAX_STEPS` steps,
-each on the app's own event loop (:func:`desktop.qt_app.run`); each game is recorded as a session in a temporary folder,
-read back, and its last state rebuilt from the record. Games the registry lists as unavailable here
-(an optional extra that is not installed) are reported and skipped, not failed. One line is printed
-per check, then a verdict; the exit code is 0 when nothing failed.
+each on the app's own event loop (:func:`desktop.qt_app.run`); each game is recorded as a session in
+a temporary folder, read back, and its last state rebuilt from the record. Games the registry lists
+as unavailable here (an optional extra that is not installed) are reported and skipped, not failed. One line
+is printed per check, then a verdict; the exit code is 0 when nothing failed.
 
 Nothing is drawn on screen: Qt's ``offscreen`` platform is used unless a Qt application already runs
 (or ``QT_QPA_PLATFORM`` says otherwise). Nothing is written outside the temporary folder.
@@ -14,7 +14,6 @@ Nothing is drawn on screen: Qt's ``offscreen`` platform is used unless a Qt appl
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import tempfile

@@ -35,8 +35,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QVBoxLay
 
 import engine
 from desktop import qt_app
-from desktop.board_view import shown_state
 from desktop.controller import SessionController
+from desktop.model.visibility import shown_state
 from desktop.session_model import GameSetup, SeatSetup
 from desktop.study_pages import (
     LEAVE_KEYS,

@@ -31,7 +31,7 @@ class Change:
     """One verdict that re-scoring changed."""
 
     session: str
-    step: int
+    step: int  #: numbered from 1, as the app numbers steps
     seat: int
     what: str  #: ``"parse"`` or ``"Q<key>"``
     attempt: int | None
@@ -98,7 +98,7 @@ def rescore_session(path: Path | str) -> Rescore:
         except Exception as exc:
             report.problems.append(f"step {step}: the board cannot be rebuilt ({exc})")
             continue
-        _rescore_decision(report, game, state, step, seat, events)
+        _rescore_decision(report, game, state, step + 1, seat, events)
     return report
 
 
@@ -119,7 +119,9 @@ def _rescore_decision(
         before = _parse_verdict(kind, data.get("matched"))
         after = _parse_verdict(result.kind, result.action)
         if before != after:
-            report.changes.append(Change(report.session, step, seat, "parse", data.get("attempt"), before, after))
+            report.changes.append(
+                Change(report.session, step, seat, "parse", data.get("attempt"), before, after)
+            )
         last = result
     recorded = {e["data"].get("key"): e["data"] for e in events if e["type"] == "verification"}
     if last is None or not recorded:
@@ -130,11 +132,14 @@ def _rescore_decision(
         label = check.detail.get("label")
         after = _check_verdict(check.correct, label)
         if old is None:
-            report.changes.append(Change(report.session, step, seat, f"Q{check.key}", None, "not checked", after))
+            report.changes.append(
+                Change(report.session, step, seat, f"Q{check.key}", None, "not checked", after)
+            )
             continue
         before = _check_verdict(old.get("correct"), (old.get("detail") or {}).get("label"))
         same_answer = json.dumps(old.get("answer"), sort_keys=True, default=str) == json.dumps(
-            check.answer, sort_keys=True, default=str)
+            check.answer, sort_keys=True, default=str
+        )
         if before != after or not same_answer:
             report.changes.append(Change(report.session, step, seat, f"Q{check.key}", None, before, after))
     for key, old in recorded.items():

@@ -55,7 +55,11 @@ TABLES: Final[Mapping[str, tuple[tuple[str, str, str], ...]]] = {
         ("game", "TEXT", "game id"),
         ("seed", "TEXT", "the episode's seed"),
         ("status", "TEXT", "how the session ended (completed, max_steps, forfeit, aborted, error, running)"),
-        ("step", "INTEGER", "decision index from 0: the decision made on the board after `step` moves"),
+        (
+            "step",
+            "INTEGER",
+            "step N: the decision made on the N-th board, numbered from 1 as the app numbers steps",
+        ),
         ("seat", "INTEGER", "the deciding seat (0-based)"),
         ("player", "TEXT", "the seat's player spec (sim, random, openai:gpt-4o, human, ...)"),
         ("kind", "TEXT", "the seat's kind: model, bot or human"),
@@ -99,7 +103,7 @@ TABLES: Final[Mapping[str, tuple[tuple[str, str, str], ...]]] = {
     "questions": (
         ("session", "TEXT", "session id"),
         ("game", "TEXT", "game id"),
-        ("step", "INTEGER", "decision index from 0"),
+        ("step", "INTEGER", "the step, numbered as in steps"),
         ("seat", "INTEGER", "the answering seat"),
         ("key", "INTEGER", "the question's number"),
         ("question", "TEXT", "the question"),
@@ -246,11 +250,20 @@ def decision_rows(
                 if detail.get("label") != "not_applicable":
                     p.asked += 1
                     p.correct += correct is True
-                questions.append((
-                    session_id, game, step, seat, _int(data.get("key")), data.get("question"),
-                    _json(data.get("answer")), _json(data.get("truth")),
-                    None if correct is None else int(bool(correct)), detail.get("label"),
-                ))
+                questions.append(
+                    (
+                        session_id,
+                        game,
+                        step + 1,
+                        seat,
+                        _int(data.get("key")),
+                        data.get("question"),
+                        _json(data.get("answer")),
+                        _json(data.get("truth")),
+                        None if correct is None else int(bool(correct)),
+                        detail.get("label"),
+                    )
+                )
             elif kind == "decision":
                 p = pending.pop((step, seat))
                 meta = players_meta.get(seat, {})
@@ -258,22 +271,36 @@ def decision_rows(
                 latency = _num(data.get("latency_ms"))
                 cost = _num(data.get("cost_usd"))
                 row = {
-                    "session": session_id, "path": str(folder), "game": game,
-                    "seed": None if seed is None else str(seed), "status": status,
-                    "step": step, "seat": seat, "player": meta.get("spec"), "kind": meta.get("kind"),
-                    "source": data.get("source"), "model": data.get("model"), "action": data.get("action"),
+                    "session": session_id,
+                    "path": str(folder),
+                    "game": game,
+                    "seed": None if seed is None else str(seed),
+                    "status": status,
+                    "step": step + 1,
+                    "seat": seat,
+                    "player": meta.get("spec"),
+                    "kind": meta.get("kind"),
+                    "source": data.get("source"),
+                    "model": data.get("model"),
+                    "action": data.get("action"),
                     "policy": policy,
                     "parsed": None if policy is None else int(policy == "answer"),
                     "fallback": int(policy in FALLBACK_POLICIES),
                     "forfeit": int(policy in FORFEIT_POLICIES or bool(data.get("forfeit"))),
                     "attempts": _int(data.get("attempts")),
                     "invalid_answers": p.invalid,
-                    "questions_asked": p.asked, "questions_correct": p.correct,
+                    "questions_asked": p.asked,
+                    "questions_correct": p.correct,
                     "cost_usd": cost if cost is not None else (p.cost or None),
                     "latency_s": None if latency is None else latency / 1000.0,
-                    "input_tokens": p.input_tokens or None, "output_tokens": p.output_tokens or None,
-                    "answer": p.answer, "reasoning": p.reasoning, "rationale": data.get("rationale"),
-                    "error": p.error, "reward": None, "score": None,
+                    "input_tokens": p.input_tokens or None,
+                    "output_tokens": p.output_tokens or None,
+                    "answer": p.answer,
+                    "reasoning": p.reasoning,
+                    "rationale": data.get("rationale"),
+                    "error": p.error,
+                    "reward": None,
+                    "score": None,
                     "prompt_variant": harness.get("prompt_variant") if meta.get("kind") == "model" else None,
                 }
                 steps.append(row)
@@ -286,12 +313,17 @@ def decision_rows(
             p.get("spec") for p in manifest.get("players") or () if isinstance(p, dict)
         ]
         session_row = {
-            "session": session_id, "path": str(folder), "game": game,
-            "seed": None if seed is None else str(seed), "status": status,
-            "steps": len({r["step"] for r in steps}), "players": _json(specs),
+            "session": session_id,
+            "path": str(folder),
+            "game": game,
+            "seed": None if seed is None else str(seed),
+            "status": status,
+            "steps": len({r["step"] for r in steps}),
+            "players": _json(specs),
             "winner": _int((finished or manifest).get("winner")),
             "scores": _json((finished or manifest).get("scores")),
-            "created_at": manifest.get("created_at"), "options": _json(manifest.get("options")),
+            "created_at": manifest.get("created_at"),
+            "options": _json(manifest.get("options")),
             "harness": _json(harness or None),
         }
         return session_row, steps, questions
@@ -311,8 +343,14 @@ def _create(db: sqlite3.Connection) -> None:
 
 
 #: What a user's query may do: read tables and call functions, nothing else.
-_ALLOWED = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
-                      getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
+_ALLOWED = frozenset(
+    {
+        sqlite3.SQLITE_SELECT,
+        sqlite3.SQLITE_READ,
+        sqlite3.SQLITE_FUNCTION,
+        getattr(sqlite3, "SQLITE_RECURSIVE", 33),
+    }
+)
 
 
 def _authorize(action: int, *_: Any) -> int:

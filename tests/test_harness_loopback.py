@@ -221,3 +221,186 @@ def test_the_policy_is_a_sweep_key() -> None:
     text = head + 'reask = "again"\n'
     with pytest.raises(ValueError, match=r"s.toml:5: .*reask.*\"feedback\", \"same\" or \"none\""):
         parse_sweep(text, name="s.toml")
+
+
+# -- perception as its own call ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_describe_call_precedes_each_action_call(wire: str, loopback: LoopbackServer) -> None:
+    from desktop.episode import png_renderer
+
+    render = png_renderer("2048")
+    game = engine.make("2048")
+    loopback.script(
+        Answer("DESC-0: a 2 at the top right."), Answer("thought: corner\nmove: left"),
+        Answer("DESC-1: two 2s on the left."), Answer("thought: merge\nmove: up"),
+    )
+    player = model(wire, loopback, game, perception="describe", memory=0)
+    events = play(game, [player], max_steps=2, render=render)
+    posts = loopback.posts()
+    assert len(posts) == 4
+    for k in range(2):
+        describe, act = posts[2 * k], posts[2 * k + 1]
+        # The perception call: its own prompt, with the board image.
+        assert "You are the eyes of an AI agent that plays 2048" in texts_of(messages_of(describe)[0])
+        assert len(images_of(describe)) == 1
+        # The action call: the description as the state, and no image.
+        assert images_of(act) == []
+        assert f"DESC-{k}:" in texts_of(messages_of(act)[-1])
+        assert "You are the eyes" not in json_text(act)
+    perceptions = [e for e in events if e.type == ev.PERCEPTION]
+    assert [e.data["text"] for e in perceptions] == [
+        "DESC-0: a 2 at the top right.", "DESC-1: two 2s on the left."]
+    assert all(e.blobs["image"].data == images_of(posts[2 * i])[0] for i, e in enumerate(perceptions))
+    calls = [e.data["purpose"] for e in events if e.type == ev.MODEL_CALL_FINISHED]
+    assert calls == ["perception", "action", "perception", "action"]
+    finished = [e.data for e in events
+                if e.type == ev.MODEL_CALL_FINISHED and e.data["purpose"] == "perception"]
+    assert all(d["input_tokens"] == 12 and d["output_tokens"] == 7 and d["latency_ms"] > 0 for d in finished)
+    assert [e.data["action"] for e in events if e.type == ev.DECISION] == ["left", "up"]
+    assert player.harness_config()["perception"] == "describe"
+    assert player.harness_config()["perception_template"] == "prompts/_common/describe.md"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_another_model_can_describe_the_board(wire: str, loopback: LoopbackServer) -> None:
+    from desktop.episode import png_renderer
+
+    render = png_renderer("2048")
+    game = engine.make("2048")
+    loopback.default = Answer("thought: corner\nmove: left")
+    player = model(wire, loopback, game, perception="describe", perception_model="sim", memory=0)
+    events = play(game, [player], max_steps=1, render=render)
+    (act,) = loopback.posts()  # the description came from the simulated model, offline
+    description = next(e.data for e in events if e.type == ev.PERCEPTION)
+    assert description["provider"] == "sim"
+    assert description["text"].startswith("The image shows 2048 at step 0")
+    assert description["text"].split("\n\n", 1)[1].strip() in texts_of(messages_of(act)[-1])
+    assert player.harness_config()["perception_model"] == "sim"
+
+
+def json_text(request: Recorded) -> str:
+    return request.text
+
+
+# -- the action format ---------------------------------------------------------------------------------
+
+
+def _tools_of(request: Recorded) -> list[dict[str, Any]]:
+    """The tools a request offered, as ``{"name", "parameters"}`` (both wire formats)."""
+    tools = request.body.get("tools") or []
+    return [{"name": t["function"]["name"], "parameters": t["function"]["parameters"]} if "function" in t
+            else {"name": t["name"], "parameters": t["input_schema"]} for t in tools]
+
+
+# Compatible servers may ignore stream=True and answer with one JSON document; Anthropic always streams.
+@pytest.mark.parametrize(("wire", "stream"), [("openai", True), ("openai", False), ("anthropic", True)])
+def test_a_tool_calling_run_sends_the_legal_moves_and_plays_the_called_one(
+    wire: str, stream: bool, loopback: LoopbackServer
+) -> None:
+    game = engine.make("tictactoe")
+    call = ("play_move", '{"thought": "centre first", "move": "(1,1)"}')
+    loopback.script(Answer("", tool_calls=(call,), stream=None if stream else False))
+    player = model(wire, loopback, game, memory=0, action_format="tools")
+    decision, events = act_once(player, game)
+    (request,) = loopback.posts()
+    (tool,) = _tools_of(request)
+    legal = list(game.initial_state(seed=1).legal_actions(0))
+    assert tool["name"] == "play_move"
+    assert tool["parameters"]["properties"]["move"]["enum"] == legal
+    assert request.body["tool_choice"] == ("required" if wire == "openai" else {"type": "any"})
+    assert "calling the tool play_move" in texts_of(messages_of(request)[-1])
+    assert decision.action == "(1,1)" and decision.extra["policy"] == "answer"
+    answer = next(e.data for e in events if e.type == ev.ANSWER)
+    assert answer["tool_calls"][0]["name"] == "play_move"
+    assert json_loads(answer["tool_calls"][0]["arguments"]) == {"thought": "centre first", "move": "(1,1)"}
+    parsed = next(e.data for e in events if e.type == ev.ACTION_PARSED)
+    assert parsed["format"] == "tools" and parsed["tool_call"].startswith("play_move(")
+    assert parsed["extracted"] == "(1,1)" and parsed["matched"] == "(1,1)"
+    assert parsed["thought"] == "centre first"
+    assert player.harness_config()["action_format"] == "tools"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_an_illegal_tool_call_is_reasked_with_the_call_shown(wire: str, loopback: LoopbackServer) -> None:
+    game = engine.make("tictactoe")
+    loopback.script(Answer("", tool_calls=(("play_move", '{"move": "(3,3)"}'),)),
+                    Answer("", tool_calls=(("play_move", '{"move": "(0,0)"}'),)))
+    player = model(wire, loopback, game, memory=0, action_format="tools")
+    decision, events = act_once(player, game)
+    first, second = (messages_of(p) for p in loopback.posts())
+    assert second[-2] == {"role": "assistant", "content": 'play_move({"move": "(3,3)"})'}
+    assert "could not be read as a move" in texts_of(second[-1]) or "not a legal move" in texts_of(second[-1])
+    assert decision.action == "(0,0)"
+    rejected = next(e.data for e in events if e.type in (ev.ACTION_ILLEGAL, ev.ACTION_UNPARSABLE))
+    assert rejected["format"] == "tools" and rejected["extracted"] == "(3,3)"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_text_answer_to_a_tool_request_is_unparsable_not_guessed(
+    wire: str, loopback: LoopbackServer
+) -> None:
+    game = engine.make("tictactoe")
+    loopback.script(Answer("Chosen Move: (1,1)"))
+    player = model(wire, loopback, game, memory=0, action_format="tools", reask="none", fallback="forfeit")
+    decision, events = act_once(player, game)
+    assert decision.forfeit
+    error = next(e.data for e in events if e.type == ev.ACTION_UNPARSABLE)["error"]
+    assert error == "no play_move tool call (the model answered in text)"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_json_answer_is_read_from_its_object(wire: str, loopback: LoopbackServer) -> None:
+    game = engine.make("2048")
+    loopback.script(Answer('Sure.\n```json\n{"thought": "keep the corner", "move": "left"}\n```'))
+    player = model(wire, loopback, game, memory=0, action_format="json")
+    decision, events = act_once(player, game)
+    (request,) = loopback.posts()
+    assert "answer with exactly one JSON object" in texts_of(messages_of(request)[-1])
+    assert "tools" not in request.body
+    assert decision.action == "left"
+    parsed = next(e.data for e in events if e.type == ev.ACTION_PARSED)
+    assert parsed["format"] == "json" and parsed["thought"] == "keep the corner"
+
+
+LEFT_TOKENS = (
+    ("thought", -0.01, ()), (":", -0.01, ()), (" corner", -0.3, ()), ("\n", -0.01, ()),
+    ("move", -0.01, ()), (":", -0.01, ()),
+    (" left", -0.2, ((" left", -0.2), (" right", -1.9), (" up", -3.0), (" the", -4.0))),
+)
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_logprobs_give_the_confidence_over_the_candidate_moves(
+    stream: bool, loopback: LoopbackServer
+) -> None:
+    game = engine.make("2048")
+    loopback.script(Answer(logprobs=LEFT_TOKENS, stream=None if stream else False))
+    player = model("openai", loopback, game, memory=0, logprobs=True)
+    decision, events = act_once(player, game)
+    (request,) = loopback.posts()
+    assert request.body["logprobs"] is True and request.body["top_logprobs"] == 5
+    assert decision.action == "left"
+    confidence = next(e.data for e in events if e.type == ev.ACTION_PARSED)["confidence"]
+    assert confidence["move"] == "left" and confidence["chosen"] == pytest.approx(0.8187, abs=1e-4)
+    assert list(confidence["candidates"]) == ["left", "right", "up"]
+    assert confidence["candidates"]["right"] == pytest.approx(0.1496, abs=1e-4)
+    assert confidence["other"] == pytest.approx(0.0183, abs=1e-4)  # " the" begins no move
+
+
+def test_anthropic_has_no_logprobs_and_none_are_asked(loopback: LoopbackServer) -> None:
+    game = engine.make("2048")
+    loopback.script(Answer("thought: corner\nmove: left"))
+    player = model("anthropic", loopback, game, memory=0, logprobs=True)
+    decision, events = act_once(player, game)
+    (request,) = loopback.posts()
+    assert "logprobs" not in request.body and "top_logprobs" not in request.body
+    assert "confidence" not in next(e.data for e in events if e.type == ev.ACTION_PARSED)
+    assert decision.action == "left"
+
+
+def json_loads(text: str) -> Any:
+    import json
+
+    return json.loads(text)

@@ -28,20 +28,36 @@ COMMAND = "search"
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        COMMAND, parents=[common], help="query every decision under a folder with SQL",
+        COMMAND,
+        parents=[common],
+        help="query every decision under a folder with SQL",
         description="Run one read-only SQL query over every session under DIR: table steps (one row per "
         "decision), sessions and questions. `playtrace search --schema` lists their columns.",
         epilog='example: playtrace search runs/ "SELECT game, player, avg(parsed) FROM steps GROUP BY 1, 2"',
     )
-    p.add_argument("folder", type=Path, nargs="?", metavar="DIR", help="a folder of sessions (searched at any depth)")
+    p.add_argument(
+        "folder", type=Path, nargs="?", metavar="DIR", help="a folder of sessions (searched at any depth)"
+    )
     p.add_argument("sql", nargs="?", metavar="SQL", help="one SELECT statement")
     p.add_argument("--schema", action="store_true", help="print the tables and their columns, and exit")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table",
-                   help="how results are printed (default: table)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="index in memory for this query only (nothing kept in the user data folder)")
-    p.add_argument("--max-width", type=int, default=60, metavar="N",
-                   help="cut cells longer than N characters in the table format (0: never)")
+    p.add_argument(
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="how results are printed (default: table)",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="index in memory for this query only (nothing kept in the user data folder)",
+    )
+    p.add_argument(
+        "--max-width",
+        type=int,
+        default=60,
+        metavar="N",
+        help="cut cells longer than N characters in the table format (0: never)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,8 +87,13 @@ def run(args: argparse.Namespace) -> int:
             err(f"the query failed: {one_line(exc)}")
             return EXIT_USAGE
     if args.format == "json":
-        print(json.dumps([dict(zip(result.columns, row, strict=True)) for row in result.rows], indent=1,
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                [dict(zip(result.columns, row, strict=True)) for row in result.rows],
+                indent=1,
+                ensure_ascii=False,
+            )
+        )
     elif args.format == "csv":
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(result.columns)

@@ -202,14 +202,16 @@ def _game_label(game_id: str, options: dict[str, Any]) -> str:
     return Path(game_file).stem if game_file else game_id
 
 
-def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
+def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str], Any]:
     """The episode summaries of the finished VGDL sessions in ``folders``, the metrics module's
-    ``overall_scores`` and one note per session skipped."""
+    ``overall_scores``, one note per session skipped, and the game package's published results
+    (its ``published`` module, or ``None``)."""
     import sessions
     from engine import registry
 
     episodes: list[Any] = []
     scorer: Any = None
+    published: Any = None
     skipped: list[str] = []
     for folder in _session_dirs(folders):
         try:
@@ -222,6 +224,10 @@ def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
             summary_cls = cls.load(".metrics:EpisodeSummary")
             if scorer is None:
                 scorer = cls.load(".metrics:overall_scores")
+                try:
+                    published = cls.load(".published:TABLE3")
+                except (ImportError, AttributeError):
+                    published = None
         except (ImportError, AttributeError):
             skipped.append(f"{folder.name}: not a VGDL session ({session.game_id} has no GVGAI-LLM metrics)")
             continue
@@ -243,7 +249,7 @@ def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
                 "level": _level_label(options), "player": player}))
         except ValueError as exc:
             skipped.append(f"{folder.name}: {one_line(exc)}")
-    return episodes, scorer, skipped
+    return episodes, scorer, skipped, published
 
 
 def _finished_data(session: Any) -> dict[str, Any] | None:
@@ -268,7 +274,7 @@ def _f3(x: float) -> str:
 
 def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool = True,
            as_json: bool = False) -> int:
-    episodes, scorer, skipped = load_episodes(folders)
+    episodes, scorer, skipped, published = load_episodes(folders)
     for note in skipped:
         err(f"skipped {note}")
     if not episodes:
@@ -277,7 +283,8 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
     players = _per_player(table.rows, episodes, one_step)
     if as_json:
         print(json.dumps({"rows": [asdict(r) for r in table.rows], "players": players,
-                          "population": table.population}, indent=2))
+                          "population": table.population,
+                          "published": _published_rows(episodes, published)}, indent=2))
         return EXIT_OK
     console = stdout_console()
     detail = compact_table(title="Per game, level and player", title_justify="left")
@@ -312,6 +319,22 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
             cells.append(_pct(statistics.fmean(float(e.won) for e in eps)) if eps else "-")
         wins.add_row(p["player"], *cells)
     console.print(wins)
+    beside = _published_rows(episodes, published)
+    if beside:
+        console.print(f"Win rate (%) on the paper's core games: ours beside {published.SOURCE}")
+        paper = compact_table()
+        paper.add_column("agent", no_wrap=False, max_width=28)
+        paper.add_column("N", justify="right", no_wrap=True)
+        for g in published.GAMES:
+            paper.add_column(g[:7], justify="right", no_wrap=True)
+        for row in beside:
+            paper.add_row(row["agent"], str(row["episodes"]) if row["episodes"] is not None else "",
+                          *("-" if v is None else f"{v:.1f}" for v in row["win_rates"]))
+        console.print(paper)
+        mapping = "Our bots for the paper's planners: " + ", ".join(
+            f"{bot} for {agent}" for agent, bot in published.PLANNER_BOTS.items()) + "."
+        for line in textwrap.wrap(mapping, width=80, break_on_hyphens=False, break_long_words=False):
+            console.print(line, soft_wrap=True)
     pop = table.population
     notes = [f"Normalised over {pop['episodes']} episodes in {pop['rows']} (player, level) rows: players "
              f"{', '.join(pop['players'])}; levels {', '.join(pop['levels'])}.",
@@ -322,6 +345,29 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
         for line in textwrap.wrap(note, width=80, break_on_hyphens=False, break_long_words=False):
             console.print(line, soft_wrap=True)
     return EXIT_OK
+
+
+def _published_rows(episodes: Sequence[Any], published: Any) -> list[dict[str, Any]]:
+    """The paper's table of win rates with our measured rows first (``[]`` when no episode is of one
+    of its games): per agent its label, our episode count (``None`` for the paper's rows) and a win
+    rate in percent per game (``None`` where we have no episode), and for our bots the paper's planner
+    it plays (``stands_for``)."""
+    if published is None or not any(e.game in published.GAMES for e in episodes):
+        return []
+    stands_for = {bot: agent for agent, bot in published.PLANNER_BOTS.items()}
+    rows: list[dict[str, Any]] = []
+    for player in sorted({e.player for e in episodes if e.game in published.GAMES}):
+        mine = [e for e in episodes if e.player == player and e.game in published.GAMES]
+        cells: list[float | None] = []
+        for g in published.GAMES:
+            eps = [e for e in mine if e.game == g]
+            cells.append(100 * statistics.fmean(float(e.won) for e in eps) if eps else None)
+        rows.append({"agent": f"ours: {player}", "episodes": len(mine), "win_rates": cells,
+                     "stands_for": stands_for.get(player)})
+    for agent, values in published.WIN_RATES.items():
+        rows.append({"agent": f"paper: {agent}", "episodes": None, "win_rates": list(values),
+                     "stands_for": None})
+    return rows
 
 
 def _per_player(rows: Sequence[Any], episodes: Sequence[Any], one_step: bool) -> list[dict[str, Any]]:

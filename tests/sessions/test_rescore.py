@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,14 +32,33 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("recorded")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "3", "--sim-error-rate", "0.4",
-                         "--out", str(root)]) == 0
+        assert (
+            cli.main(
+                [
+                    "run",
+                    "tictactoe",
+                    "-p",
+                    "sim",
+                    "-p",
+                    "random",
+                    "-n",
+                    "3",
+                    "--sim-error-rate",
+                    "0.4",
+                    "--out",
+                    str(root),
+                ]
+            )
+            == 0
+        )
         assert cli.main(["run", "2048", "-p", "sim", "-n", "1", "--max-steps", "15", "--out", str(root)]) == 0
     yield root
 
 
 def _digests(root: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def _no_network(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -54,7 +74,10 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def test_unchanged_code_changes_nothing_and_calls_no_model(
-    recorded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], loopback: LoopbackServer,
+    recorded: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    loopback: LoopbackServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Sessions of real SDK clients against the loopback server, in both wire formats.
@@ -65,8 +88,9 @@ def test_unchanged_code_changes_nothing_and_calls_no_model(
     loopback.default = Answer(content="thought: keep the corner.\nmove: left")
     wire = tmp_path / "wire"
     for spec in ("openai:gpt-4o-mini", "anthropic:claude-haiku-4-5"):
-        code, _, err = _cli(capsys, "run", "2048", "-p", spec, "--max-steps", "3", "--no-reflection",
-                            "--out", str(wire))
+        code, _, err = _cli(
+            capsys, "run", "2048", "-p", spec, "--max-steps", "3", "--no-reflection", "--out", str(wire)
+        )
         assert code == 0, err
     calls = len(loopback.requests)
     before = _digests(recorded) | _digests(wire)
@@ -106,9 +130,7 @@ def test_a_changed_extractor_and_oracle_change_verdicts(
     assert all(c.before.startswith("correct") for c in checks)
 
 
-def test_rescore_refuses_to_write_into_a_session(
-    recorded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_rescore_refuses_to_write_into_a_session(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = next(iter(find_sessions(recorded)))
     before = _digests(folder)
     code, _, err = _cli(capsys, "rescore", str(folder), "--out", str(folder / "events.jsonl"))
@@ -121,3 +143,44 @@ def test_rescore_of_something_that_is_no_session(tmp_path: Path, capsys: pytest.
     assert code == 2 and "holds no session" in err
     code, _, err = _cli(capsys, "rescore", str(tmp_path / "nothing"))
     assert code == 2 and "does not exist" in err
+
+
+def test_audit_replays_every_match_call_for_call(
+    recorded: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-audit-0000")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-audit-0000")
+    monkeypatch.setenv("OPENAI_BASE_URL", loopback.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", loopback.anthropic_base_url)
+    loopback.default = Answer(content="thought: keep the corner.\nmove: left", reasoning="Left keeps it.")
+    wire = tmp_path / "wire"
+    for spec in ("openai:gpt-4o-mini", "anthropic:claude-haiku-4-5"):
+        code, _, err = _cli(capsys, "run", "2048", "-p", spec, "--max-steps", "4", "--out", str(wire))
+        assert code == 0, err
+    calls = len(loopback.requests)
+    attempts = _no_network(monkeypatch)
+    code, out, err = _cli(capsys, "rescore", str(recorded), str(wire), "--audit", "--json")
+    assert code == 0, err
+    audits = json.loads(out)["audit"]
+    assert len(audits) == 6 and all(a["identical"] for a in audits)
+    assert all(a["calls_replayed"] > 0 for a in audits)
+    assert attempts == [] and len(loopback.requests) == calls
+
+    # An answer altered after the fact: the re-run plays another move there, and the audit says where.
+    victim = next(iter(find_sessions(wire)))
+    copy = tmp_path / "altered" / victim.name
+    shutil.copytree(victim, copy)
+    lines = (copy / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if '"type": "answer"' in line or '"type":"answer"' in line)
+    event = json.loads(lines[first])
+    event["data"]["text"] = event["data"]["text"].replace("move: left", "move: up")
+    lines[first] = json.dumps(event)
+    (copy / "events.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = _cli(capsys, "rescore", str(copy), "--audit", "--json")
+    assert code == 1
+    (audit,) = json.loads(out)["audit"]
+    assert not audit["identical"] and "step 1" in audit["difference"] and "'up'" in audit["difference"]

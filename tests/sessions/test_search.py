@@ -26,10 +26,47 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("runs")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "3", "--sim-error-rate", "0.4",
-                         "--out", str(root / "ttt")]) == 0
-        assert cli.main(["run", "2048", "-p", "sim", "-n", "2", "--max-steps", "25", "--sim-error-rate", "0.5",
-                         "--retries", "0", "--no-reflection", "--out", str(root / "g2048")]) == 0
+        assert (
+            cli.main(
+                [
+                    "run",
+                    "tictactoe",
+                    "-p",
+                    "sim",
+                    "-p",
+                    "random",
+                    "-n",
+                    "3",
+                    "--sim-error-rate",
+                    "0.4",
+                    "--out",
+                    str(root / "ttt"),
+                ]
+            )
+            == 0
+        )
+        assert (
+            cli.main(
+                [
+                    "run",
+                    "2048",
+                    "-p",
+                    "sim",
+                    "-n",
+                    "2",
+                    "--max-steps",
+                    "25",
+                    "--sim-error-rate",
+                    "0.5",
+                    "--retries",
+                    "0",
+                    "--no-reflection",
+                    "--out",
+                    str(root / "g2048"),
+                ]
+            )
+            == 0
+        )
     yield root
 
 
@@ -62,10 +99,16 @@ def test_counts_agree_with_the_event_logs(runs: Path) -> None:
         stats = index.update()
         assert stats.sessions == stats.read == 5 and not stats.skipped
         (row,) = index.query(
-            "SELECT count(*), sum(fallback), sum(parsed), sum(invalid_answers), sum(questions_correct) FROM steps"
+            "SELECT count(*), sum(fallback), sum(parsed), sum(invalid_answers), sum(questions_correct) "
+            "FROM steps"
         ).rows
-        assert row == (direct["decisions"], direct["fallback"], direct["parsed"], direct["invalid"],
-                       direct["correct"])
+        assert row == (
+            direct["decisions"],
+            direct["fallback"],
+            direct["parsed"],
+            direct["invalid"],
+            direct["correct"],
+        )
         assert index.query("SELECT count(*) FROM questions").rows == [(direct["verifications"],)]
         games = index.query("SELECT game, count(*) FROM sessions GROUP BY game ORDER BY game").rows
         assert games == [("2048", 2), ("tictactoe", 3)]
@@ -73,7 +116,9 @@ def test_counts_agree_with_the_event_logs(runs: Path) -> None:
         assert index.query("SELECT count(*) FROM steps WHERE fallback AND parsed").rows == [(0,)]
         assert index.query("SELECT DISTINCT player FROM steps WHERE kind = 'model'").rows == [("sim",)]
         # The seat's score after each step comes from the applied action.
-        last = index.query("SELECT score FROM steps WHERE game = '2048' ORDER BY path, step DESC LIMIT 1").rows
+        last = index.query(
+            "SELECT score FROM steps WHERE game = '2048' ORDER BY path, step DESC LIMIT 1"
+        ).rows
         assert last[0][0] is not None and last[0][0] > 0
 
 
@@ -106,14 +151,17 @@ def test_cli_prints_table_csv_and_json(runs: Path, capsys: pytest.CaptureFixture
     assert code == 0 and "2 rows from 5 sessions" in out and "tictactoe" in out
 
 
-@pytest.mark.parametrize("sql", [
-    "SELEC * FROM steps",
-    "SELECT nothing FROM steps",
-    "DELETE FROM steps",
-    "ATTACH 'elsewhere.db' AS x",
-    "SELECT 1; SELECT 2",
-    "PRAGMA table_info(steps)",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELEC * FROM steps",
+        "SELECT nothing FROM steps",
+        "DELETE FROM steps",
+        "ATTACH 'elsewhere.db' AS x",
+        "SELECT 1; SELECT 2",
+        "PRAGMA table_info(steps)",
+    ],
+)
 def test_a_bad_or_writing_query_is_one_line_and_exit_2(
     runs: Path, sql: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -139,8 +187,21 @@ def test_schema_lists_every_documented_column(capsys: pytest.CaptureFixture[str]
     for table, columns in TABLES.items():
         assert f"{table}:" in out
         assert all(name in out for name, _, _ in columns)
-    required = {"session", "game", "step", "seat", "player", "action", "parsed", "fallback",
-                "questions_asked", "questions_correct", "cost_usd", "latency_s", "answer"}
+    required = {
+        "session",
+        "game",
+        "step",
+        "seat",
+        "player",
+        "action",
+        "parsed",
+        "fallback",
+        "questions_asked",
+        "questions_correct",
+        "cost_usd",
+        "latency_s",
+        "answer",
+    }
     assert required <= {name for name, _, _ in TABLES["steps"]}
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import assets
+from engine import safeio
 from engine.core import (
     Action,
     Game,
@@ -76,8 +77,13 @@ _KEYMAP: Mapping[str, Action] = {
 _COUNTERS = ("meaningful", "meaningful_1step", "nil")
 
 
-#: The search bot (MCTS, as the GVGAI competition's agents) and the simulated model's behaviour.
-_BOTS: Mapping[str, str] = {"search": "engine.bots.mcts:MctsBot"}
+#: The GVGAI competition's planners (MCTS as ``search``, rolling horizon evolution, OLETS) and the
+#: simulated model's behaviour.
+_BOTS: Mapping[str, str] = {
+    "search": "engine.bots.mcts:MctsBot",
+    "rhea": "engine.bots.rhea:RheaBot",
+    "olets": "engine.bots.olets:OletsBot",
+}
 _SIM: str | None = ".sim:VgdlSim"
 
 
@@ -94,11 +100,13 @@ def read_text(path: Path, what: str) -> str:
         VgdlError: the file cannot be read or is not UTF-8 text.
     """
     try:
-        return path.read_text(encoding="utf-8")
+        # A FIFO or /dev/zero is refused at once instead of hanging or filling memory.
+        return safeio.read_text(path, cap=4 * 1024 * 1024)
     except FileNotFoundError:
         raise VgdlError(str(path), None, f"the {what} file does not exist") from None
-    except UnicodeDecodeError:
-        raise VgdlError(str(path), None, f"the {what} file is not UTF-8 text") from None
+    except safeio.InputError as exc:
+        why = str(exc).removeprefix(f"{path} ")
+        raise VgdlError(str(path), None, f"the {what} file {why}") from None
     except OSError as exc:
         raise VgdlError(str(path), None, f"the {what} file cannot be read ({exc.strerror or exc})") from None
 
