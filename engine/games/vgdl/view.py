@@ -90,7 +90,10 @@ def _ranks(game: CompiledGame) -> tuple[tuple[int, ...], str, tuple[str, ...]]:
     and each type's legend entry."""
     chars = type_chars(game)
     types = game.types
-    ranks = tuple(-1 if chars[t.index] == "." else (20_000 - t.index if t.is_avatar else t.index) for t in types)
+    # Avatars above everything, the first avatar type above the others (one rank per type).
+    ranks = tuple(
+        -1 if chars[t.index] == "." else (20_000 - t.index if t.is_avatar else t.index) for t in types
+    )
     parents = {name for t in types for name in t.path[:-1]}
     backgrounds = [t.name for t in types if chars[t.index] == "." and t.name not in parents]
     empty = "empty" + (f" ({', '.join(backgrounds)})" if backgrounds else "")
