@@ -124,6 +124,7 @@ _MODULE_COMMANDS = (
     "desktop.cli.compare",
     "desktop.cli.probe",
     "desktop.cli.ratings",
+    "desktop.cli.leaderboard",
 )
 
 
