@@ -35,10 +35,11 @@ from engine.study import Block, Study, StudyError, parse_study
 from sessions import schema
 from sessions._eventlog import read_event_log
 from sessions._files import is_regular
+from sessions._lock import FileLock, is_locked
 from sessions.errors import SessionError
 from sessions.writer import atomic_write_json
 
-__all__ = ["CODEBOOK", "Progress", "ResultsFolder", "export_rows", "merge", "write_table"]
+__all__ = ["CODEBOOK", "ParticipantBusy", "Progress", "ResultsFolder", "export_rows", "merge", "write_table"]
 
 STUDY_FILE = "study.toml"
 #: A study file is a few kilobytes.
@@ -102,6 +103,10 @@ class Progress:
         return {}
 
 
+class ParticipantBusy(SessionError):
+    """Another process is running this participant of the study now."""
+
+
 class ResultsFolder:
     """A study's results folder (created on first use; refuses a folder of another study or version)."""
 
@@ -130,6 +135,8 @@ class ResultsFolder:
             (self.root / STUDY_FILE).write_text(text, encoding="utf-8")
         (self.root / PARTICIPANTS).mkdir(exist_ok=True)
         (self.root / SESSIONS).mkdir(exist_ok=True)
+        #: The participants this process is running (each under a lock no other process can take).
+        self._claims: dict[str, FileLock] = {}
 
     @property
     def sessions(self) -> Path:
@@ -139,12 +146,38 @@ class ResultsFolder:
         return sorted(p.stem for p in (self.root / PARTICIPANTS).glob("*.json"))
 
     def new_participant_id(self) -> str:
-        """The next free pseudonym (``P001``, ``P002``, …)."""
+        """The next free pseudonym (``P001``, ``P002``, …): not in the folder, not being run elsewhere."""
         taken = set(self.participant_ids())
         n = len(taken) + 1
-        while f"P{n:03d}" in taken:
+        while f"P{n:03d}" in taken or is_locked(self._lock_path(f"P{n:03d}")):
             n += 1
         return f"P{n:03d}"
+
+    def claim(self, participant: str) -> None:
+        """Run ``participant`` in this process only, until :meth:`release` (or the process ends): two
+        ``study run`` or ``study simulate`` on one results folder never run the same participant.
+
+        Raises:
+            ParticipantBusy: another process is running this participant now.
+        """
+        if participant in self._claims:
+            return
+        if not _PID.match(participant):
+            raise SessionError(f"{participant!r} cannot be a participant id: use letters, digits, '_' or '-'")
+        lock = FileLock(self._lock_path(participant))
+        if not lock.held:
+            raise ParticipantBusy(f"{participant} is being run by another PlayTrace on {self.root} right now")
+        self._claims[participant] = lock
+
+    def release(self, participant: str | None = None) -> None:
+        """Let other processes run ``participant`` (every participant this process claimed: ``None``)."""
+        for pid in [participant] if participant is not None else list(self._claims):
+            lock = self._claims.pop(pid, None)
+            if lock is not None:
+                lock.release()
+
+    def _lock_path(self, participant: str) -> Path:
+        return self.root / PARTICIPANTS / f".{participant}.lock"
 
     def progress(self, participant: str) -> Progress:
         """The participant's progress: read back when they started before, else a new one (which
@@ -157,12 +190,19 @@ class ResultsFolder:
                 return Progress.from_json(safeio.read_json(path, cap=STUDY_CAP))
             except (OSError, ValueError, TypeError, InputError) as exc:
                 raise SessionError(f"the progress of {participant} ({path}) cannot be read: {exc}") from exc
-        index = len(self.participant_ids())
-        _blocks, condition = self.study.schedule(index, participant)
-        progress = Progress(
-            participant, index, condition, self.study.id, self.study.version, self.study.digest
-        )
-        self.save(progress)
+        # A new participant takes the next row of the order: counted and saved under the folder's lock,
+        # so two processes starting participants at once never take the same row.
+        with FileLock(self.root / PARTICIPANTS / ".new.lock", wait_s=30.0) as lock:
+            if not lock.held:
+                raise SessionError(f"{self.root} is busy: another PlayTrace has held it for 30 s")
+            if path.is_file():  # started by another process while this one waited
+                return self.progress(participant)
+            index = len(self.participant_ids())
+            _blocks, condition = self.study.schedule(index, participant)
+            progress = Progress(
+                participant, index, condition, self.study.id, self.study.version, self.study.digest
+            )
+            self.save(progress)
         return progress
 
     def blocks(self, progress: Progress) -> list[Block]:

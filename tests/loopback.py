@@ -10,7 +10,8 @@ next behaviour from a queue that the test scripts:
 * :class:`Fail` — an HTTP error status with headers (``Retry-After``...) and a provider-shaped body;
 * :class:`Slow` — nothing for ``delay_s`` (timeouts, cancellation), then optionally an answer;
 * :class:`Torn` — part of a stream, then the connection is cut;
-* :class:`Garbage` — a 200 whose body is not what the client expects.
+* :class:`Garbage` — a 200 whose body is not what the client expects;
+* :class:`KeepAlive` — a 200 stream of SSE comments only (bytes arrive, an answer never does).
 
 Routes: ``POST /v1/chat/completions`` (OpenAI), ``POST /v1/messages`` (Anthropic), ``GET /v1/models``
 (both shapes at once). Every request is recorded (method, path, lower-cased headers, JSON body) in
@@ -33,7 +34,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["Answer", "Fail", "Garbage", "LoopbackServer", "Recorded", "Slow", "Torn", "loopback"]
+__all__ = ["Answer", "Fail", "Garbage", "KeepAlive", "LoopbackServer", "Recorded", "Slow", "Torn", "loopback"]
 
 
 @dataclasses.dataclass
@@ -106,7 +107,16 @@ class Garbage:
     content_type: str = "text/event-stream"
 
 
-Behaviour = Answer | Fail | Slow | Torn | Garbage
+@dataclasses.dataclass
+class KeepAlive:
+    """A 200 stream that only ever sends SSE comments (``: keep-alive``) every ``every_s`` seconds, for
+    ``for_s`` seconds or until the client hangs up: bytes keep arriving, no answer ever does."""
+
+    every_s: float = 0.2
+    for_s: float = 30.0
+
+
+Behaviour = Answer | Fail | Slow | Torn | Garbage | KeepAlive
 
 
 @dataclasses.dataclass
@@ -280,6 +290,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_raw(200, behaviour.body, behaviour.content_type)
         elif isinstance(behaviour, Torn):
             self._torn(wire, behaviour, model)
+        elif isinstance(behaviour, KeepAlive):
+            self._keep_alive(behaviour)
         else:
             stream = wants_stream if behaviour.stream is None else behaviour.stream
             if wire == "openai":
@@ -364,6 +376,18 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
     # -- behaviours ----------------------------------------------------------------------------------------
+
+    def _keep_alive(self, drip: KeepAlive) -> None:
+        self._start_stream()
+        end = time.monotonic() + drip.for_s
+        try:
+            while time.monotonic() < end and not self.owner._stopping.is_set():
+                self._write_chunk(b": keep-alive\n\n")
+                if not self._wait(drip.every_s):
+                    break
+        except OSError:
+            pass
+        self.close_connection = True
 
     def _fail(self, wire: str, fail: Fail) -> None:
         if wire == "openai":

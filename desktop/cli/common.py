@@ -10,14 +10,16 @@ import math
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine.core import UnknownGameError
 from engine.options import OptionError
 from engine.safeio import InputError
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -151,6 +153,43 @@ def resolve_session(arg: Path | str, root: Path | None = None) -> Path:
         if found is not None:
             return found
     return path
+
+
+def run_interruptible(coro: Coroutine[Any, Any, T]) -> tuple[T | None, int | None]:
+    """Run ``coro`` to the end, with SIGTERM and Ctrl+C handled alike: either cancels it (its ``finally``
+    blocks run, so what was done is saved). Returns ``(result, None)``, or ``(None, exit code)`` with
+    :data:`EXIT_TERMINATED` or :data:`EXIT_INTERRUPTED` when a signal stopped it; the caller prints
+    its summary and returns that code."""
+    import asyncio
+    import signal
+
+    terminated: list[int] = []
+
+    async def guarded() -> T:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+
+        def on_sigterm() -> None:
+            terminated.append(signal.SIGTERM)
+            if task is not None:
+                task.cancel()
+
+        try:
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+        try:
+            return await coro
+        finally:
+            try:
+                loop.remove_signal_handler(signal.SIGTERM)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+
+    try:
+        return asyncio.run(guarded()), None
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return None, EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def session_folder_of(path: Path) -> Path | None:

@@ -442,7 +442,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(_final_line(outcome, has_model), file=sys.stderr)
     if outcome.interrupted:
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
-    if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped:
+    if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped or outcome.model_unusable:
         return EXIT_FAILURE
     return EXIT_OK
 
@@ -506,6 +506,8 @@ def _final_line(outcome: BatchOutcome, has_model: bool) -> str:
     parts.append(f"{outcome.elapsed_s:.1f} s")
     if outcome.failed_calls_stopped:
         parts.append("stopped: a model's calls kept failing")
+    if outcome.model_unusable:
+        parts.append(f"stopped: {outcome.model_unusable}")
     prefix = "interrupted: " if outcome.interrupted else "done: "
     return "playtrace run " + prefix + ", ".join(parts)
 
@@ -532,6 +534,7 @@ def _batch_json(run: RunPlan, outcome: BatchOutcome) -> dict[str, Any]:
         "out": str(run.out),
         "interrupted": outcome.interrupted,
         "budget_stopped": outcome.budget_stopped,
+        "model_unusable": outcome.model_unusable,
         "episodes": [s.to_data() for s in outcome.stats],
         "aggregate": outcome.aggregate(),
     }
@@ -629,6 +632,9 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
     if outcome.failed_calls_stopped:
         say(f"stopped: {outcome.failed_calls_stopped} (the model's server is not answering; "
             "see --max-failed-calls)", "  ")
+    if outcome.model_unusable:
+        say(f"stopped: {outcome.model_unusable} (a run error: no episode was scored; fix the key or the "
+            "model name and run again)", "  ")
     if outcome.budget_stopped:
         console.print("the batch budget was exceeded: running episodes were stopped, no new ones started")
     if outcome.interrupted:

@@ -336,6 +336,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is None:
         return EXIT_FAILURE
     suffix = Path(args.zip).suffix.lower()
+    if suffix in (".html", ".htm") and not Path(args.zip).is_dir():
+        return _export_html(target, Path(args.zip))
     if suffix not in ("", ".zip") and not Path(args.zip).is_dir():
         own = _game_export(target, args)  # a format of the game's own (chess: .pgn)
         if own is not None:
@@ -354,6 +356,32 @@ def cmd_export(args: argparse.Namespace) -> int:
         err(one_line(exc))
         return EXIT_FAILURE
     print(dest)
+    return EXIT_OK
+
+
+def _export_html(target: Path, dest: Path) -> int:
+    """Write the session as one self-contained HTML page (:mod:`desktop.html_export`)."""
+    import sessions
+    from desktop.cli.common import EXIT_USAGE, ensure_offscreen_qt
+
+    folder = target if target.is_dir() else target.parent
+    if dest.resolve().is_relative_to(folder.resolve()):
+        err(f"{dest} is inside the session {folder.name}; only PlayTrace's session writer writes there")
+        return EXIT_USAGE
+    if not dest.parent.is_dir():
+        err(f"cannot write {dest}: {dest.parent} is not a folder")
+        return EXIT_USAGE
+    try:
+        session = _load_session(target)
+        ensure_offscreen_qt()
+        from desktop.episode import png_renderer
+        from desktop.html_export import BOARD_SIZE, export_html
+
+        written = export_html(session, dest, png_renderer(session.game_id, BOARD_SIZE))
+    except (sessions.SessionError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    print(written)
     return EXIT_OK
 
 

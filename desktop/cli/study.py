@@ -11,11 +11,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
-from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line, run_interruptible
 from engine.safeio import read_text
 
 COMMAND = "study"
@@ -146,7 +145,19 @@ def _simulate(args: argparse.Namespace) -> int:
         if block.plays:
             print(f"{pid}: {block.kind} {block.game.key} round {block.round} done", flush=True)
 
-    done = asyncio.run(simulate(folder, args.participants, args.player, on_block=said))
+    def skipped(pid: str) -> None:
+        print(f"{pid}: another PlayTrace is running this participant in {folder.root}; left to it",
+              flush=True)
+
+    done, stopped = run_interruptible(
+        simulate(folder, args.participants, args.player, on_block=said, on_skip=skipped)
+    )
+    folder.release()
+    if stopped is not None:
+        # Each participant's progress is saved after every block: the next run resumes them there.
+        print(f"stopped: the participants resume at their first block not done; results in {folder.root}")
+        return stopped
+    assert done is not None
     finished = sum(1 for p in done if p.finished)
     print(f"{finished} of {len(done)} participants finished; results in {folder.root}")
     return EXIT_OK if finished == len(done) else EXIT_FAILURE

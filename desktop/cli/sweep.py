@@ -327,6 +327,8 @@ def _play(runner: Any, args: argparse.Namespace, out: Path) -> int:
         err("interrupted: the episodes that were running are played again next run")
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     remaining = len(runner.pending())
+    if getattr(outcome, "model_unusable", None):
+        err(f"stopped: {outcome.model_unusable} (a run error: those episodes were not scored)")
     print(f"playtrace sweep: played {outcome.played} episode(s), {outcome.failed} failed; "
           f"{len(sweep.episodes) - remaining}/{len(sweep.episodes)} done"
           + (f"; cost {money(outcome.cost_usd)}" if sweep.has_model and outcome.cost_usd else ""),

@@ -57,6 +57,7 @@ from engine.llm.base import (
     LLMClient,
     LLMError,
     Message,
+    ModelUnusable,
     Request,
     RetryNotice,
     Tool,
@@ -577,6 +578,9 @@ class ModelPlayer:
         except LLMError as exc:
             self._count_failure(exc)
             self._record_failure(obs, exc, purpose, attempt)
+            if exc.is_run_error:
+                # A rejected key or an unknown model is the run's failure, not the player's move.
+                raise ModelUnusable(exc) from None
             raise
         except Exception as exc:  # a provider bug must not take the session down: treat it as a failure
             err = LLMError(f"{type(exc).__name__}: {exc}", kind="other")
@@ -667,7 +671,9 @@ class ModelPlayer:
         if fmt != "text":
             facts["format"] = fmt
         if fmt == "tools" and completion.tool_calls:
-            facts["tool_call"] = action_format.call_text(completion.tool_calls[-1])
+            # The call the move was read from: the last one of the move tool (else the last one made).
+            calls = [c for c in completion.tool_calls if c.name == action_format.TOOL_NAME]
+            facts["tool_call"] = action_format.call_text((calls or list(completion.tool_calls))[-1])
         if completion.logprobs and result.extracted:
             confidence = move_confidence(completion.logprobs, result.extracted, obs.legal_actions)
             if confidence is not None:

@@ -48,6 +48,12 @@ __all__ = [
 #: timeouts plus a short backoff; 429/5xx/connection retries still follow ``max_retries``.
 MAX_TIMEOUT_RETRIES = 1
 
+#: A call's total deadline, in timeouts: however the server keeps the connection alive (SSE comments,
+#: a drip of empty chunks), a call ends after this many times its ``--timeout``.
+TOTAL_DEADLINE_TIMEOUTS = 20
+#: Slack on the watchdog so the SDK's own read timeout fires first when the server is silent.
+_WATCHDOG_SLACK_S = 0.5
+
 #: Shared pauses one call waits out after 429 answers when its client has a
 #: :class:`~engine.llm.limits.RateLimiter` (then the SDK does not retry a 429 by itself).
 MAX_RATE_LIMITED_WAITS = 8
@@ -141,6 +147,25 @@ class CallState:
         #: The client's shared rate limiter: a 429 pauses every call through it.
         self.limiter = limiter
         self.started = time.perf_counter()
+        #: The watchdog of the attempt in progress: the answer must keep coming (see :meth:`progress`).
+        self._watchdog: asyncio.Timeout | None = None
+        self._gap_s = 0.0
+        self._hard_end = math.inf
+
+    def watch(self, watchdog: asyncio.Timeout, gap_s: float, hard_end: float) -> None:
+        """Arm ``watchdog``: it fires when no piece of the answer came for ``gap_s`` seconds (bytes that
+        carry none, such as SSE keep-alive comments, do not count) or at ``hard_end`` (loop time)."""
+        self._watchdog = watchdog
+        self._gap_s = gap_s
+        self._hard_end = hard_end
+        self.progress()
+
+    def progress(self, extra_s: float = 0.0) -> None:
+        """A piece of the answer arrived (or a retry starts after ``extra_s`` of waiting)."""
+        if self._watchdog is None:
+            return
+        now = asyncio.get_running_loop().time()
+        self._watchdog.reschedule(min(now + extra_s + self._gap_s + _WATCHDOG_SLACK_S, self._hard_end))
 
     def emit(self, kind: str, text: str) -> None:
         """Record a streamed piece and pass it on, in arrival order."""
@@ -148,6 +173,7 @@ class CallState:
             # Only text is kept: anything else would break joining the pieces, even in the error path.
             return
         (self.reasoning if kind == "reasoning" else self.content).append(text)
+        self.progress()
         if self.on_delta is not None:
             try:
                 self.on_delta(Delta("reasoning" if kind == "reasoning" else "content", text))
@@ -212,6 +238,7 @@ class CallState:
     ) -> None:
         """Count a transport retry and report it through ``on_retry``."""
         self.retries = max(self.retries, attempt)
+        self.progress(wait_s or 0.0)
         if self.on_retry is not None:
             reason = retry_reason(status, exc)
             notice = RetryNotice(attempt=attempt, reason=reason, wait_s=wait_s, status=status)
@@ -293,6 +320,9 @@ def kind_for_status(status: int) -> str:
     """The :class:`LLMError` kind for an HTTP error status."""
     if status in (401, 403):
         return "auth"
+    if status == 404:
+        # A model name the server does not have (or a wrong base URL): every call fails the same way.
+        return "not_found"
     if status == 429:
         return "rate_limit"
     if status == 408:
@@ -498,16 +528,32 @@ class SDKClient(abc.ABC):
         """
         token = current_call.set(state)
         streaming = False
+        gap = min(self.timeout_s, request.timeout_s)
+        loop = asyncio.get_running_loop()
+        hard_end = loop.time() + gap * TOTAL_DEADLINE_TIMEOUTS
+        watchdog = asyncio.timeout(None)
         try:
-            stream = await self._open_stream(params, timeout)
-            streaming = True
-            try:
-                await self._check_format(stream, state)
-                return await self._consume(stream, request, state)
-            finally:
-                # Also on cancellation: closing the response tells the server to stop generating.
-                with contextlib.suppress(Exception):
-                    await stream.close()
+            async with watchdog:
+                state.watch(watchdog, gap, hard_end)
+                stream = await self._open_stream(params, timeout)
+                streaming = True
+                try:
+                    await self._check_format(stream, state)
+                    return await self._consume(stream, request, state)
+                finally:
+                    # Also on cancellation: closing the response tells the server to stop generating.
+                    with contextlib.suppress(Exception):
+                        await stream.close()
+        except TimeoutError:
+            if not watchdog.expired():
+                raise
+            # Bytes kept coming (keep-alive comments) but no answer: the server is not answering.
+            over = loop.time() >= hard_end
+            raise self._failure(
+                state, "timed out waiting for the server", kind="timeout",
+                detail=(f"the call passed its total deadline of {gap * TOTAL_DEADLINE_TIMEOUTS:g} s" if over
+                        else f"nothing of the answer in {gap:g} s"),
+            ) from None
         except CallbackFailed as exc:
             raise exc.original from None
         except _TimeoutRetriesSpent:
@@ -536,6 +582,7 @@ class SDKClient(abc.ABC):
                 detail=f"{type(exc).__name__}: {exc}",
             ) from None
         finally:
+            state._watchdog = None
             current_call.reset(token)
 
     async def _check_format(self, stream: Any, state: CallState) -> None:

@@ -225,6 +225,8 @@ class AnthropicClient(SDKClient):
             if not isinstance(event, dict):
                 raise TypeError(f"a stream event that is not a JSON object: {type(event).__name__}")
             kind = event.get("type")
+            if kind != "ping":  # a ping is a keep-alive: it does not move the answer on
+                state.progress()
             if kind == "message_start":
                 message = event["message"]
                 model = message.get("model") or model

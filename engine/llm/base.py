@@ -142,9 +142,14 @@ class RetryNotice:
     status: int | None = None
 
 
+#: Error kinds that say the model cannot be used at all, whatever is asked: a rejected key (401/403)
+#: or a model the server does not have (404). They are run errors, never a player's move or forfeit.
+RUN_ERROR_KINDS = frozenset({"auth", "not_found"})
+
+
 class LLMError(Exception):
     """A model call failed for good. ``kind`` is one of ``timeout``, ``rate_limit``, ``server``,
-    ``auth``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``.
+    ``auth``, ``not_found``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``.
 
     ``partial`` holds the answer text received before a stream broke (empty otherwise)."""
 
@@ -155,6 +160,21 @@ class LLMError(Exception):
         self.kind = kind
         self.status = status
         self.partial = partial
+
+    @property
+    def is_run_error(self) -> bool:
+        """Whether the model cannot be used at all (see :data:`RUN_ERROR_KINDS`)."""
+        return self.kind in RUN_ERROR_KINDS
+
+
+class ModelUnusable(Exception):  # noqa: N818  (a state, like StopIteration)
+    """Raised by a model player instead of choosing a move when its model cannot be used at all (a
+    rejected key, an unknown model): the episode ends in error, is not scored, and is played again
+    once the key or model name is fixed. The message is the provider's one line."""
+
+    def __init__(self, error: LLMError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 @runtime_checkable

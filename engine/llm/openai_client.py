@@ -224,6 +224,7 @@ class OpenAIClient(SDKClient):
         usage = Usage()
         model = ""
         async for chunk in stream:
+            state.progress()  # a chunk of the API (SSE comments never get here)
             if not isinstance(chunk, dict):
                 raise TypeError(f"a stream chunk that is not a JSON object: {type(chunk).__name__}")
             model = chunk.get("model") or model
