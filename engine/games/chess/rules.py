@@ -325,9 +325,7 @@ class ChessState(State):
         board = self.board
         # The SAN is written now only when this position's table has it already, else when read.
         last: tuple[chess.Board, chess.Move] | str = (
-            self.san(move)
-            if self._legal is not None
-            else (board, move)
+            self.san(move) if self._legal is not None else (board, move)
         )
         captured = self.captured
         if board.turn == chess.WHITE and board.is_capture(move):
