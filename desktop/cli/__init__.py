@@ -116,6 +116,8 @@ _MODULE_COMMANDS = (
     "desktop.cli.study",
     "desktop.cli.annotations",
     "desktop.cli.sweep",
+    "desktop.cli.protocols",
+    "desktop.cli.reproduce",
 )
 
 
