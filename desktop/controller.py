@@ -355,7 +355,8 @@ class SessionController(QObject):
         game = engine.make(setup.game_id, **setup.options)
         if len(setup.seats) != game.num_seats:
             raise ValueError(f"{game.title} needs {game.num_seats} player(s), got {len(setup.seats)}")
-        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both") for s in setup.seats)
+        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both", "describe")
+                        for s in setup.seats)
         # The renderer needs the GUI thread; players (provider SDK clients, first imports) and the
         # session folder (mkdir, fsync) are built in a worker thread so the window never stalls.
         render = png_renderer(setup.game_id) if needs_png else None
@@ -525,6 +526,10 @@ class SessionController(QObject):
         elif event.type == ev.UNDO:
             self.doc.undo_state()
             self.sig_undone.emit()
+            if self.following:
+                # The panel leaves the undone move for the last decision still on the board.
+                self._inspector_step = self.doc.latest_active_step()
+                self.sig_step_records.emit(self._inspector_step)
         elif event.type == ev.MODEL_CALL_FINISHED:
             self.sig_spend.emit(self.spend())  # the steering's meter has counted it already
         elif event.type == ev.MODEL_RETRY:

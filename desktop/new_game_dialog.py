@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QDoubleValidator, QStandardItemModel
+from PySide6.QtGui import QDoubleValidator, QKeyEvent, QShowEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -101,6 +101,8 @@ def tokens_per_decision(options: Mapping[str, Any]) -> tuple[int, int]:
     tin, tout = EST_INPUT_TOKENS, EST_OUTPUT_TOKENS
     if options.get("perception") in ("image", "both"):
         tin += EST_IMAGE_TOKENS
+    elif options.get("perception") == "describe":  # the image to the describing call, its text back in
+        tin += 2 * EST_IMAGE_TOKENS
     if options.get("thinking"):
         tout += int(options.get("thinking_budget") or 0)
     if options.get("reflection", True):
@@ -210,7 +212,7 @@ class SeatEditor(QGroupBox):
         self.base_url.setPlaceholderText("http://host:port/v1")
 
         self.perception = QComboBox()
-        for mode in ("text", "image", "both"):
+        for mode in ("text", "image", "both", "describe"):
             self.perception.addItem(mode, mode)
         self.image_labels = QCheckBox("Label rows and columns on the image")
         self.image_labels.setChecked(True)
@@ -697,6 +699,26 @@ class NewGameDialog(QDialog):
             dialog.deleteLater()
         if not self.key_notice.isHidden():
             self._check_keys()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        # Only Start is a default button: a focused "New seed" (or any other) button must not take
+        # Enter from it.
+        for button in self.findChildren(QPushButton):
+            if button is not self.start_button:
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        super().showEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        # Enter starts the game from any field (a spin box or a line edit passes Enter on to here).
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & ~(
+            Qt.KeyboardModifier.KeypadModifier
+        ):
+            event.accept()
+            if self.start_button.isEnabled():
+                self.accept()
+            return
+        super().keyPressEvent(event)
 
     def accept(self) -> None:
         """Start the game, unless an option is invalid or a paid model has no key (then the message

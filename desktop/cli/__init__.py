@@ -40,7 +40,9 @@ from desktop.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
+    check_outputs,
     err,
+    one_line,
 )
 from desktop.cli.models import cmd_check_model, cmd_games
 from desktop.cli.run import cmd_run
@@ -49,6 +51,7 @@ from desktop.cli.tasks import add_parser as add_tasks_parser
 from desktop.cli.tasks import cmd_tasks
 from desktop.cli.tournament import add_parser as add_tournament_parser
 from desktop.cli.tournament import cmd_tournament
+from engine.safeio import InputError
 
 __all__ = [
     "EXIT_FAILURE",
@@ -116,6 +119,12 @@ _MODULE_COMMANDS = (
     "desktop.cli.study",
     "desktop.cli.annotations",
     "desktop.cli.sweep",
+    "desktop.cli.search",
+    "desktop.cli.rescore",
+    "desktop.cli.compare",
+    "desktop.cli.probe",
+    "desktop.cli.ratings",
+    "desktop.cli.leaderboard",
     "desktop.cli.protocols",
     "desktop.cli.reproduce",
 )
@@ -171,7 +180,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dry-run", action="store_true",
                      help="check the command and print the plan and cost estimate without playing")
     harness = run.add_argument_group("model players (sim, openai, anthropic, local)")
-    harness.add_argument("--perception", choices=("text", "image", "both"), default=None)
+    harness.add_argument("--perception", choices=("text", "image", "both", "describe"), default=None,
+                         help="what the model gets of the board: text (default), the image, both, or "
+                         "describe (a vision model describes the image in a call of its own and the "
+                         "model gets that text)")
+    harness.add_argument("--perception-model", default=None, metavar="SPEC",
+                         help="the model that describes the image with --perception describe (default: "
+                         "the acting model)")
     harness.add_argument("--no-image-labels", dest="image_labels", action="store_false", default=None,
                          help="send the board image without row/column coordinate labels")
     harness.add_argument("--memory", type=int, default=None, metavar="N", help="steps remembered (0 = off)")
@@ -184,8 +199,19 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S",
                          help="give up on a model's server after S seconds without a reply or a piece of "
                          "the answer (default 60); a timed-out call is retried once")
+    harness.add_argument("--action-format", choices=("text", "json", "tools"), default=None,
+                         help="how the model gives its move: text (default: the game's own output "
+                         "format), json (one JSON object) or tools (native tool calling, the legal moves "
+                         "as the tool's schema)")
+    harness.add_argument("--logprobs", action="store_true", default=None,
+                         help="ask for token log-probabilities (OpenAI and compatible servers) and record "
+                         "the model's confidence over the candidate moves")
+    harness.add_argument("--reask", choices=("feedback", "same", "none"), default=None,
+                         help="how an unparsable or illegal answer is asked again: feedback (default: "
+                         "the error and the legal moves), same (exactly the first prompt again, as "
+                         "LVLM-Playground does) or none (straight to --fallback)")
     harness.add_argument("--retries", type=int, default=None, metavar="K",
-                         help="re-asks after an unparsable or illegal answer")
+                         help="re-asks after an unparsable or illegal answer (default 3)")
     harness.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
                          help="what happens when the re-asks run out")
     harness.add_argument("--max-failed-calls", type=int, default=None, metavar="N",
@@ -221,8 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--limit", type=int, default=None, metavar="N")
 
     exp = sub.add_parser("export", parents=[common],
-                         help="pack a session into a zip file, animate it as a GIF or an MP4, or write "
-                         "it in its game's own format (chess: PGN)",
+                         help="pack a session into a zip file, animate it as a GIF or an MP4, share it as "
+                         "one self-contained HTML page, or write it in its game's own format (chess: PGN)",
                          description="Write a session as a zip archive (DEST.zip or a folder), its boards "
                          "with each decision's rationale as an animation (DEST.gif or DEST.mp4), or in "
                          "a format of its game's own (a chess game as DEST.pgn, with the reasoning as "
@@ -230,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("session", type=Path, help="a session id or folder")
     exp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder for ids")
     exp.add_argument("zip", type=Path, metavar="DEST",
-                     help="out.zip, out.gif, out.mp4, a folder, or a game's format (out.pgn)")
+                     help="out.zip, out.gif, out.mp4, out.html, a folder, or a game's format (out.pgn)")
     anim = exp.add_argument_group("animations (.gif, .mp4)")
     anim.add_argument("--from", dest="first", type=int, default=None, metavar="N",
                       help="first step shown, numbered as in the app (default: 1)")
@@ -318,10 +344,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = importlib.import_module(module)
         handlers[command.COMMAND] = command.run
     try:
+        check_outputs(args)
         return handlers[args.command](args)
     except UsageError as exc:
         err(str(exc))
         return EXIT_USAGE
+    except InputError as exc:
+        # The safe input layer refused a file or folder (a FIFO, a device, a link leaving its folder,
+        # a zip bomb, nesting too deep): its message is one line that names the path.
+        err(one_line(exc))
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         err("interrupted")
         return EXIT_INTERRUPTED

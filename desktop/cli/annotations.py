@@ -32,6 +32,8 @@ from desktop.cli.common import (
     resolve_session,
     stdout_console,
 )
+from engine.safeio import InputError
+from sessions import read_manifest
 
 COMMAND = "annotations"
 #: The columns of ``annotations export``, in order (the codebook is in the command's help).
@@ -180,9 +182,9 @@ def _sessions(dirs: list[str]) -> Iterator[Path]:
 
 def _game_of(folder: Path) -> str:
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        return str(manifest.get("game") or "")
-    except (OSError, ValueError):
+        manifest = read_manifest(folder / "manifest.json")
+        return str(manifest.get("game") or "") if isinstance(manifest, dict) else ""
+    except (OSError, ValueError, InputError):
         return ""
 
 

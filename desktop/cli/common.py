@@ -10,13 +10,16 @@ import math
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine.core import UnknownGameError
 from engine.options import OptionError
+from engine.safeio import InputError
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -150,6 +153,119 @@ def resolve_session(arg: Path | str, root: Path | None = None) -> Path:
         if found is not None:
             return found
     return path
+
+
+def run_interruptible(coro: Coroutine[Any, Any, T]) -> tuple[T | None, int | None]:
+    """Run ``coro`` to the end, with SIGTERM and Ctrl+C handled alike: either cancels it (its ``finally``
+    blocks run, so what was done is saved). Returns ``(result, None)``, or ``(None, exit code)`` with
+    :data:`EXIT_TERMINATED` or :data:`EXIT_INTERRUPTED` when a signal stopped it; the caller prints
+    its summary and returns that code."""
+    import asyncio
+    import signal
+
+    terminated: list[int] = []
+
+    async def guarded() -> T:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+
+        def on_sigterm() -> None:
+            terminated.append(signal.SIGTERM)
+            if task is not None:
+                task.cancel()
+
+        try:
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+        try:
+            return await coro
+        finally:
+            try:
+                loop.remove_signal_handler(signal.SIGTERM)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+
+    try:
+        return asyncio.run(guarded()), None
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return None, EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
+def session_folder_of(path: Path) -> Path | None:
+    """The session folder that ``path`` is or lies in (following links), or ``None``.
+
+    A session folder holds an ``events.jsonl`` or a ``manifest.json`` of the session format (a task
+    set's or a sweep's manifest is not one).
+    """
+    from sessions import read_manifest, schema
+
+    try:
+        resolved = path.expanduser().resolve()
+    except (OSError, RuntimeError):
+        resolved = path.expanduser().absolute()
+    for folder in (resolved, *resolved.parents):
+        try:
+            if (folder / schema.EVENTS_FILE).exists():
+                return folder
+            manifest = folder / schema.MANIFEST_FILE
+            if manifest.exists():
+                try:
+                    data = read_manifest(manifest)
+                except (OSError, ValueError, InputError):
+                    continue
+                if isinstance(data, dict) and data.get("format") == schema.FORMAT:
+                    return folder
+        except OSError:
+            continue
+    return None
+
+
+def check_output(path: Path | str, option: str) -> None:
+    """The safe output rule: nothing but the session writer ever writes into a session folder.
+
+    Raises:
+        UsageError: ``path`` (a file or folder a command would write) is, or lies inside, a session.
+    """
+    folder = session_folder_of(Path(path))
+    if folder is not None:
+        raise UsageError(
+            f"{option} {path} is inside the session {folder}; only PlayTrace's session writer writes "
+            "there (choose another place)"
+        )
+
+
+#: The options of each command that name a place it writes (``dest`` and how the user typed it).
+#: ``show``'s and ``list``'s ``--out`` only name a sessions folder to read, ``baseline``'s
+#: ``--sessions`` too.
+_OUTPUTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "run": (("out", "--out"),),
+    "export": (("zip", "DEST"),),
+    "import": (("out", "--out"),),
+    "tournament": (("out", "--out"),),
+    "tasks": (("out", "--out"), ("markdown", "--markdown")),
+    "study": (("out", "--out"), ("file", "FILE")),
+    "annotations": (("out", "--out"),),
+    "sweep": (("out", "--out"),),
+    "baseline": (("out", "--out"),),
+}
+
+
+def check_outputs(args: Any) -> None:
+    """Apply :func:`check_output` to every output option given to the command in ``args``.
+
+    ``study init FILE`` and ``sweep init FILE`` write their file; other verbs of these commands read
+    it, which is checked by the input layer instead.
+    """
+    command = getattr(args, "command", None)
+    for dest, label in _OUTPUTS.get(str(command), ()):
+        if dest == "file" and getattr(args, "study_command", None) != "init":
+            continue
+        value = getattr(args, dest, None)
+        if isinstance(value, str | Path) and str(value):
+            check_output(Path(value), label)
+    if command == "sweep" and getattr(args, "what", None) == "init" and getattr(args, "path", None):
+        check_output(Path(args.path), "FILE")
 
 
 def parse_game_options(game_id: str, values: Sequence[str]) -> dict[str, Any]:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import math
 import os
 import textwrap
+import time
 import urllib.error
 import urllib.request
 from typing import Any
 
 import engine
-from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, redact
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, one_line, redact
 
 #: The environment variable holding each cloud provider's key.
 KEY_VARS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -118,7 +122,9 @@ def _probe_server(base_url: str, model: str | None, timeout: float) -> tuple[boo
         with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310  (the user's own server)
             body = resp.read(2_000_000)
     except urllib.error.HTTPError as exc:
-        return False, f"{url} answered HTTP {exc.code}"
+        if exc.code in (401, 403):
+            return False, f"the server refused the key (HTTP {exc.code} from {redact(url)})"
+        return True, ""  # no model list here: the real call decides
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         return False, f"cannot reach {url}: {redact(str(reason))}"
@@ -141,33 +147,95 @@ def _local_presets() -> frozenset[str]:
     return frozenset(PRESETS)
 
 
+#: What each failure kind of a model call means for someone checking their set-up.
+_CHECK_FAILURES = {
+    "auth": "the server refused the key",
+    "not_found": "the server does not have this model (or the URL is not the API's)",
+    "timeout": "no answer in time",
+    "connection": "the server cannot be reached",
+    "rate_limit": "rate limited: the key works, but the account is over its limits now",
+    "server": "the server failed",
+    "bad_request": "the server refused the request",
+    "stream": "the server did not answer as the API does",
+}
+
+
+async def _one_call(spec: str, base_url: str | None, timeout: float) -> tuple[bool, str]:
+    """Make one real, cheap call (a one-word answer of a few tokens) and say how it went."""
+    from engine.llm.base import LLMError, Message, Request
+    from engine.llm.factory import make_client
+
+    opts: dict[str, Any] = {"timeout_s": timeout, "connect_timeout_s": timeout, "max_retries": 0}
+    if base_url:
+        opts["base_url"] = base_url
+    try:
+        client, model = make_client(spec, **opts)
+    except ValueError as exc:
+        raise UsageError(one_line(exc)) from None
+    except LLMError as exc:
+        return False, one_line(exc)
+    request = Request(model=model, messages=(Message("user", "Reply with the word OK."),), max_tokens=16,
+                      timeout_s=timeout, purpose="check", retry_timeouts=False)
+    started = time.perf_counter()
+    try:
+        completion = await asyncio.wait_for(client.complete(request), timeout * 2 + 1)
+    except TimeoutError:
+        return False, f"no answer within {timeout:g} s"
+    except LLMError as exc:
+        what = _CHECK_FAILURES.get(exc.kind, "the call failed")
+        status = f" (HTTP {exc.status})" if exc.status else ""
+        return False, f"{what}{status}: {one_line(exc)}"
+    finally:
+        with contextlib.suppress(Exception):
+            await client.aclose()
+    latency = time.perf_counter() - started
+    text = (completion.content or "").strip()
+    answered = text.splitlines()[0][:40] if text else ""
+    where = getattr(client, "base_url", None)
+    return True, (f"{model} answered {answered!r} in {latency:.1f} s"
+                  + (f" at {redact(str(where))}" if where else "")
+                  + f" ({completion.usage.input_tokens + completion.usage.output_tokens} tokens)")
+
+
 def cmd_check_model(args: argparse.Namespace) -> int:
-    """``playtrace check-model SPEC``: local servers are probed; cloud providers need a key present."""
+    """``playtrace check-model SPEC``: one real, cheap call to the model (a few tokens); the failure is
+    named (a refused key, an unknown model, no answer in time, an unreachable server)."""
     spec: str = args.spec.strip()
     prefix, _, rest = spec.partition(":")
-    if args.base_url:
-        model = rest.split("@", 1)[0] if prefix in ("local", "openai") and rest else (rest or None)
-        ok, msg = _probe_server(args.base_url, model or None, args.timeout)
-    elif prefix == "sim":
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
+        raise UsageError(f"--timeout {args.timeout}: give seconds between 0 and 3600")
+    if prefix == "sim" and not args.base_url:
         ok, msg = True, "the simulated model is built in and works offline (no key, no network)"
-    elif prefix == "local" or prefix in _local_presets():
-        # Parsed as `run` parses it: presets (ollama:MODEL, local:MODEL@lmstudio) and local:MODEL
-        # (Ollama's default address) are checked at the address they will be called at.
-        from engine.llm.factory import parse_spec
-
-        try:
-            parsed = parse_spec(spec)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        ok, msg = _probe_server(str(parsed.base_url), parsed.model or None, args.timeout)
-    elif prefix in KEY_VARS:
+    elif prefix in KEY_VARS and not args.base_url:
         if not rest:
             raise UsageError(f"write {prefix}:MODEL")
-        ok = key_present(prefix)
-        msg = (f"a key for {prefix} is configured (not shown); {rest} will be called on first use"
-               if ok else f"no key for {prefix}: set {KEY_VARS[prefix]} or add one in the app's settings")
+        if key_present(prefix):
+            ok, msg = asyncio.run(_one_call(spec, None, args.timeout))
+        else:
+            ok, msg = False, f"no key for {prefix}: set {KEY_VARS[prefix]} or add one in the app's settings"
+    elif args.base_url or prefix == "local" or prefix in _local_presets():
+        if args.base_url:
+            model = rest.split("@", 1)[0] if prefix in ("local", "openai", "anthropic") and rest else spec
+            base_url = args.base_url
+            call_spec = spec if prefix in KEY_VARS else f"local:{model}"
+        else:
+            # Parsed as `run` parses it: presets (ollama:MODEL, local:MODEL@lmstudio) and local:MODEL
+            # (Ollama's default address) are checked at the address they will be called at.
+            from engine.llm.factory import parse_spec
+
+            try:
+                parsed = parse_spec(spec)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            model, base_url, call_spec = parsed.model, str(parsed.base_url), spec
+        ok, msg = True, ""
+        if prefix not in KEY_VARS:
+            # An OpenAI-compatible server lists what it serves: a model it lacks is named at once.
+            ok, msg = _probe_server(base_url, model or None, args.timeout)
+        if ok:
+            ok, msg = asyncio.run(_one_call(call_spec, base_url if args.base_url else None, args.timeout))
     else:
         raise UsageError(f"unknown model spec {spec!r}; choose sim, openai:MODEL, anthropic:MODEL, "
                          "local:MODEL@URL")
-    print(f"{'ok' if ok else 'FAILED'}: {spec}: {msg}")
+    print(redact(f"{'ok' if ok else 'FAILED'}: {spec}: {msg}"))
     return EXIT_OK if ok else EXIT_FAILURE

@@ -74,13 +74,16 @@ class RunPlan:
 def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     """Harness options given on the command line (only those set, so the harness defaults apply)."""
     opts: dict[str, Any] = {}
-    for name in ("perception", "image_labels", "memory", "reflection", "thinking", "thinking_budget",
+    for name in ("perception", "perception_model", "action_format", "logprobs", "image_labels", "memory",
+                 "reflection", "thinking", "thinking_budget",
                  "effort", "temperature", "prompt_variant", "timeout_s", "max_failed_calls",
                  "strikes"):
         value = getattr(args, name)
         if value is not None:
             opts[name] = value
     policy: dict[str, Any] = {}
+    if args.reask is not None:
+        policy["reask"] = args.reask
     if args.retries is not None:
         policy["retries"] = args.retries
     if args.fallback is not None:
@@ -177,9 +180,17 @@ def _plan(args: argparse.Namespace) -> RunPlan:
         model_options["budget_hard_usd"] = args.budget_hard
     if not has_model:
         model_options = {}
+    if model_options.get("perception_model") is not None:
+        if model_options.get("perception") != "describe":
+            raise UsageError("--perception-model needs --perception describe")
+        describer = model_options["perception_model"].strip()
+        if not is_model_spec(describer):
+            raise UsageError(f"--perception-model {describer!r} is not a model (sim, openai:MODEL, "
+                             "anthropic:MODEL, local:MODEL@URL, …)")
+        _validate_specs([describer])
     _check_caps_enforceable(args, specs, model_options)
     render = None
-    if has_model and model_options.get("perception") in ("image", "both"):
+    if has_model and model_options.get("perception") in ("image", "both", "describe"):
         ensure_offscreen_qt()
         from desktop.episode import png_renderer
 
@@ -254,6 +265,9 @@ _EST_THINKING_TOKENS = 2000
 _EST_STEPS_PER_EPISODE = 100
 #: The reflection call made before each decision (on by default): recent steps in, under 100 words out.
 _EST_REFLECTION_TOKENS = (600, 150)
+#: The perception call of --perception describe: its prompt in, the description out (which the action
+#: prompt then carries as its state).
+_EST_DESCRIBE_TOKENS = (400, 400)
 
 
 def _print_estimate(plan: BatchPlan) -> None:
@@ -268,6 +282,8 @@ def _print_estimate(plan: BatchPlan) -> None:
         return
     opts = plan.model_options
     tin = _EST_INPUT_TOKENS + (_EST_IMAGE_TOKENS if opts.get("perception") in ("image", "both") else 0)
+    if opts.get("perception") == "describe":  # a second call per step: the image in, a description out
+        tin += _EST_IMAGE_TOKENS + _EST_DESCRIBE_TOKENS[0] + _EST_DESCRIBE_TOKENS[1]
     tout = _EST_OUTPUT_TOKENS
     if opts.get("thinking"):
         tout += int(opts.get("thinking_budget") or _EST_THINKING_TOKENS)
@@ -385,6 +401,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               + " vs ".join(f"{p.label} ({spec})"
                             for p, spec in zip(run.first_players, plan.seat_specs, strict=True))
               + f"; sessions into {run.out}")
+        for line in harness_lines(run.first_players):
+            print(line)
         asyncio.run(_close(run))
         return EXIT_OK
     problem = _check_writable(run.out)
@@ -424,7 +442,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(_final_line(outcome, has_model), file=sys.stderr)
     if outcome.interrupted:
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
-    if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped:
+    if outcome.budget_stopped or outcome.errors or outcome.failed_calls_stopped or outcome.model_unusable:
         return EXIT_FAILURE
     return EXIT_OK
 
@@ -462,6 +480,21 @@ async def _run_until_signal(runner: BatchRunner, terminated: list[int]) -> None:
 # -- the summary ---------------------------------------------------------------------------------------
 
 
+def harness_lines(players: Sequence[Player]) -> list[str]:
+    """One line per distinct model seat setting: ``harness of SPEC: …`` (nothing without a model)."""
+    from engine.agent.player import ModelPlayer, harness_text
+
+    lines: list[str] = []
+    for player in players:
+        if not isinstance(player, ModelPlayer):
+            continue
+        harness = player.harness_config()
+        line = f"harness of {harness.get('spec')}: {harness_text(harness)}"
+        if line not in lines:
+            lines.append(line)
+    return lines
+
+
 def _final_line(outcome: BatchOutcome, has_model: bool) -> str:
     counts: dict[str, int] = {}
     for s in outcome.stats:
@@ -473,6 +506,8 @@ def _final_line(outcome: BatchOutcome, has_model: bool) -> str:
     parts.append(f"{outcome.elapsed_s:.1f} s")
     if outcome.failed_calls_stopped:
         parts.append("stopped: a model's calls kept failing")
+    if outcome.model_unusable:
+        parts.append(f"stopped: {outcome.model_unusable}")
     prefix = "interrupted: " if outcome.interrupted else "done: "
     return "playtrace run " + prefix + ", ".join(parts)
 
@@ -499,6 +534,7 @@ def _batch_json(run: RunPlan, outcome: BatchOutcome) -> dict[str, Any]:
         "out": str(run.out),
         "interrupted": outcome.interrupted,
         "budget_stopped": outcome.budget_stopped,
+        "model_unusable": outcome.model_unusable,
         "episodes": [s.to_data() for s in outcome.stats],
         "aggregate": outcome.aggregate(),
     }
@@ -527,6 +563,8 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
                                     break_on_hyphens=False, break_long_words=False), soft_wrap=True)
 
     say(f"{game.title} · {players} · {n} episode{'s' if n != 1 else ''} · {seeds}", "  ")
+    for line in harness_lines(run.first_players):
+        say(line, "    ")
     console.print(f"sessions in {run.out}", soft_wrap=True)  # a path is never broken in two
     marked = any(s.fallbacks for s in outcome.stats)
     table = compact_table()
@@ -594,6 +632,9 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
     if outcome.failed_calls_stopped:
         say(f"stopped: {outcome.failed_calls_stopped} (the model's server is not answering; "
             "see --max-failed-calls)", "  ")
+    if outcome.model_unusable:
+        say(f"stopped: {outcome.model_unusable} (a run error: no episode was scored; fix the key or the "
+            "model name and run again)", "  ")
     if outcome.budget_stopped:
         console.print("the batch budget was exceeded: running episodes were stopped, no new ones started")
     if outcome.interrupted:

@@ -23,6 +23,8 @@ from desktop.cli.common import (
     stdout_console,
 )
 from engine import events as ev
+from engine.safeio import InputError
+from sessions import read_manifest
 
 # -- show ----------------------------------------------------------------------------------------------
 
@@ -113,8 +115,16 @@ def session_report(session: Any) -> dict[str, Any]:
     if model_seats:
         report["model"] = {str(k): v for k, v in model_stats(session.events, model_seats).items()}
         declared = _declared_questions(session)
+        recorded = manifest.get("harness")
+        harnesses: Mapping[str, Any] = recorded if isinstance(recorded, Mapping) else {}
         for seat in model_seats:
             report["model"][str(seat)]["questions"] = question_stats(session.events, seat, declared)
+            harness = harnesses.get(str(seat))
+            if isinstance(harness, Mapping):
+                from engine.agent.player import harness_text, policy_text
+
+                report["model"][str(seat)]["harness"] = harness_text(harness)
+                report["model"][str(seat)]["invalid_policy"] = policy_text(harness)
     return report
 
 
@@ -219,6 +229,11 @@ def _format_report(r: Mapping[str, Any]) -> str:
                      f"{money(st['cost_usd'])}")
         lines.append(f"          tokens {num(st['input_tokens'])} in / {num(st['output_tokens'])} out"
                      + (f" / {num(st['reasoning_tokens'])} reasoning" if st["reasoning_tokens"] else ""))
+        if st.get("harness"):
+            import textwrap
+
+            lines += textwrap.wrap(f"harness: {st['harness']}", width=80, initial_indent=" " * 10,
+                                   subsequent_indent=" " * 12, break_on_hyphens=False)
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
         for q in st.get("questions") or ():
             score = "-" if q["score"] is None else f"{q['score']:.2f}"
@@ -321,6 +336,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is None:
         return EXIT_FAILURE
     suffix = Path(args.zip).suffix.lower()
+    if suffix in (".html", ".htm") and not Path(args.zip).is_dir():
+        return _export_html(target, Path(args.zip))
     if suffix not in ("", ".zip") and not Path(args.zip).is_dir():
         own = _game_export(target, args)  # a format of the game's own (chess: .pgn)
         if own is not None:
@@ -339,6 +356,32 @@ def cmd_export(args: argparse.Namespace) -> int:
         err(one_line(exc))
         return EXIT_FAILURE
     print(dest)
+    return EXIT_OK
+
+
+def _export_html(target: Path, dest: Path) -> int:
+    """Write the session as one self-contained HTML page (:mod:`desktop.html_export`)."""
+    import sessions
+    from desktop.cli.common import EXIT_USAGE, ensure_offscreen_qt
+
+    folder = target if target.is_dir() else target.parent
+    if dest.resolve().is_relative_to(folder.resolve()):
+        err(f"{dest} is inside the session {folder.name}; only PlayTrace's session writer writes there")
+        return EXIT_USAGE
+    if not dest.parent.is_dir():
+        err(f"cannot write {dest}: {dest.parent} is not a folder")
+        return EXIT_USAGE
+    try:
+        session = _load_session(target)
+        ensure_offscreen_qt()
+        from desktop.episode import png_renderer
+        from desktop.html_export import BOARD_SIZE, export_html
+
+        written = export_html(session, dest, png_renderer(session.game_id, BOARD_SIZE))
+    except (sessions.SessionError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    print(written)
     return EXIT_OK
 
 
@@ -463,8 +506,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 def _imported_from(folder: Path) -> str | None:
     """The id an imported session had in its zip, when the import had to give it a new one."""
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = read_manifest(folder / "manifest.json")
+    except (OSError, ValueError, InputError):
         return None
     extra = manifest.get("extra") if isinstance(manifest, dict) else None
     original = extra.get("imported_from") if isinstance(extra, dict) else None

@@ -11,13 +11,15 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
-from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line
+from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err, one_line, run_interruptible
+from engine.safeio import read_text
 
 COMMAND = "study"
+#: A study file is a few kilobytes.
+STUDY_CAP = 1024 * 1024
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -86,7 +88,7 @@ def load(path: Path) -> tuple[Any, str]:
     problems = check_games(study)
     if problems:
         raise UsageError(f"{path}: " + "; ".join(problems))
-    return study, path.read_text(encoding="utf-8")
+    return study, read_text(path, cap=STUDY_CAP, what="study file")
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -143,7 +145,19 @@ def _simulate(args: argparse.Namespace) -> int:
         if block.plays:
             print(f"{pid}: {block.kind} {block.game.key} round {block.round} done", flush=True)
 
-    done = asyncio.run(simulate(folder, args.participants, args.player, on_block=said))
+    def skipped(pid: str) -> None:
+        print(f"{pid}: another PlayTrace is running this participant in {folder.root}; left to it",
+              flush=True)
+
+    done, stopped = run_interruptible(
+        simulate(folder, args.participants, args.player, on_block=said, on_skip=skipped)
+    )
+    folder.release()
+    if stopped is not None:
+        # Each participant's progress is saved after every block: the next run resumes them there.
+        print(f"stopped: the participants resume at their first block not done; results in {folder.root}")
+        return stopped
+    assert done is not None
     finished = sum(1 for p in done if p.finished)
     print(f"{finished} of {len(done)} participants finished; results in {folder.root}")
     return EXIT_OK if finished == len(done) else EXIT_FAILURE
@@ -156,8 +170,8 @@ def _results(path: Path) -> Any:
     file = path / STUDY_FILE
     if not file.is_file():
         raise UsageError(f"{path} is not a study's results folder (no {STUDY_FILE})")
-    text = file.read_text(encoding="utf-8")
     try:
+        text = read_text(file, cap=STUDY_CAP, what="study file")
         study = parse_study(text, str(file))
     except StudyError as exc:
         raise UsageError(str(exc)) from exc

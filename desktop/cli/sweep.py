@@ -27,6 +27,7 @@ from desktop.cli.common import (
     EXIT_OK,
     EXIT_TERMINATED,
     UsageError,
+    check_output,
     compact_table,
     ensure_offscreen_qt,
     err,
@@ -35,6 +36,7 @@ from desktop.cli.common import (
     num,
     stdout_console,
 )
+from engine.safeio import read_text
 
 COMMAND = "sweep"
 
@@ -271,6 +273,7 @@ def _sweep(path: Path, args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     out = args.out if args.out is not None else path.with_name(f"{path.stem}-results")
+    check_output(out, "--out")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: expected a folder")
     _check_keys(sweep)
@@ -324,6 +327,8 @@ def _play(runner: Any, args: argparse.Namespace, out: Path) -> int:
         err("interrupted: the episodes that were running are played again next run")
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     remaining = len(runner.pending())
+    if getattr(outcome, "model_unusable", None):
+        err(f"stopped: {outcome.model_unusable} (a run error: those episodes were not scored)")
     print(f"playtrace sweep: played {outcome.played} episode(s), {outcome.failed} failed; "
           f"{len(sweep.episodes) - remaining}/{len(sweep.episodes)} done"
           + (f"; cost {money(outcome.cost_usd)}" if sweep.has_model and outcome.cost_usd else ""),
@@ -367,7 +372,7 @@ def _report(folder: Path, *, as_json: bool) -> int:
     source = folder / SWEEP_FILE
     if source.exists():
         try:
-            sweep = parse_sweep(source.read_text(encoding="utf-8"), name=str(source))
+            sweep = parse_sweep(read_text(source, cap=1024 * 1024, what="sweep file"), name=str(source))
             expected = {}
             for cell in sweep.cells:
                 expected[cell.key] = len(sweep.seeds)

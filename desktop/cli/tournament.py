@@ -35,6 +35,7 @@ from desktop.cli.common import (
     parse_game_options,
     stdout_console,
 )
+from engine.safeio import InputError
 from engine.tournament import (
     MatchRecord,
     Progress,
@@ -45,6 +46,7 @@ from engine.tournament import (
     build_table,
     record_from_session,
 )
+from sessions import read_manifest
 
 log = logging.getLogger("playtrace.cli")
 
@@ -230,9 +232,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print_tables(table, console)
         console.print("wrote " + ", ".join(p.name for p in paths), soft_wrap=True)
     print(_final_line(result), file=sys.stderr)
+    if result.model_unusable:
+        err(f"stopped: {result.model_unusable} (a run error: those matches were not ranked; fix the key or "
+            "model name and run again)")
     if result.interrupted:
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
-    return EXIT_FAILURE if result.errors else EXIT_OK
+    return EXIT_FAILURE if result.errors or result.model_unusable else EXIT_OK
 
 
 def _title(plan: TournamentPlan) -> str:
@@ -287,8 +292,10 @@ def _tagged(folder: Path, key: str, tournament_id: str | None) -> list[str]:
     out: list[str] = []
     for child in sorted(folder.iterdir()):
         try:
-            manifest = json.loads((child / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            manifest = read_manifest(child / "manifest.json")
+        except (OSError, ValueError, InputError):
+            continue
+        if not isinstance(manifest, dict):
             continue
         tags = (manifest.get("extra") or {}).get("tournament") or {}
         if tournament_id is not None and tags.get("id") != tournament_id:
@@ -313,7 +320,9 @@ def load_records(
         if child.name.startswith(".") or not (child / "manifest.json").is_file():
             continue
         try:
-            manifest = json.loads((child / "manifest.json").read_text(encoding="utf-8"))
+            manifest = read_manifest(child / "manifest.json")
+            if not isinstance(manifest, dict):
+                raise ValueError("manifest.json is not a JSON object")
             tags = (manifest.get("extra") or {}).get("tournament") or {}
             if not tags and not every:
                 continue

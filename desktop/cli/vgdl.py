@@ -3,6 +3,9 @@
 * ``playtrace vgdl check GAME_FILE [LEVEL_FILE ...]`` reads a VGDL game file and its levels (by default
   ``<game>_lvl0.txt`` beside it) and prints what it found: the avatar's actions, each level's size,
   avatar and legend. A file that does not parse is reported with its line, exit code 2.
+* ``playtrace vgdl coverage DIR`` runs every game of a folder of GVGAI games (``<game>.txt`` beside
+  ``<game>_lvl0.txt``) for 100 random steps on level 0 and prints which run; a game that does not says
+  why, with its file and line. Exit code 1 when any does not run.
 * ``playtrace vgdl report DIR ...`` reads recorded VGDL sessions (folders of session folders, or
   session folders) and prints GVGAI-LLM's tables: per game and level and player the win rate,
   normalised reward, meaningful-step ratio, step efficiency and overall score; per player the same
@@ -42,6 +45,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument("game_file", type=Path, metavar="GAME_FILE")
     check.add_argument("level_files", type=Path, nargs="*", metavar="LEVEL_FILE",
                        help="levels to check (default: GAME_lvl0.txt beside the game file)")
+    coverage = verbs.add_parser("coverage", parents=[common], help="which games of a folder run",
+                                description="Run every VGDL game of a folder (GAME.txt beside GAME_lvl0.txt) "
+                                "with random actions and print which run; those that do not say why, with "
+                                "their file and line (exit code 1 when any does not run).")
+    coverage.add_argument("folder", type=Path, metavar="DIR")
+    coverage.add_argument("--steps", type=int, default=100, help="random steps per game (default 100)")
+    coverage.add_argument("--level", type=int, default=0, help="which level (default 0)")
+    coverage.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
     report = verbs.add_parser("report", parents=[common], help="GVGAI-LLM tables from recorded sessions",
                               description="Read VGDL sessions and print the paper's tables, normalised "
                               "over every session read.")
@@ -60,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     command = getattr(args, "vgdl_command", None)
     if command == "check":
         return check(args.game_file, args.level_files)
+    if command == "coverage":
+        return coverage(args.folder, steps=args.steps, level=args.level, seed=args.seed)
     if command == "report":
         return report(args.folders, one_step=args.one_step, wins_only=args.efficiency == "wins",
                       as_json=args.json)
     raise UsageError("say what to do: playtrace vgdl check GAME_FILE [LEVEL_FILE...] | "
-                     "playtrace vgdl report DIR...")
+                     "playtrace vgdl coverage DIR | playtrace vgdl report DIR...")
 
 
 # -- check -------------------------------------------------------------------------------------------
@@ -100,8 +113,53 @@ def check(game_file: Path, level_files: Sequence[Path]) -> int:
         console.print(f"  level {level.name}: {len(rows)} rows x {width} columns, {where}", soft_wrap=True)
         if legend:
             _wrapped(console, "    legend: ", [f"{ch} {name}" for ch, name in legend.items()])
-    console.print(f"OK: {len(levels)} level(s) parsed")
+    warnings = registry.declaration("vgdl").load(".coverage:file_warnings")(game_file)
+    for line in warnings:
+        console.print(f"  note: {line}", soft_wrap=True)
+    console.print(f"OK: {len(levels)} level(s) parsed" + (f", {len(warnings)} note(s)" if warnings else ""))
     return EXIT_OK
+
+
+# -- coverage ----------------------------------------------------------------------------------------
+
+
+def coverage(folder: Path, *, steps: int, level: int, seed: int) -> int:
+    """Run every game of ``folder`` and print which run (see the module docstring)."""
+    import sys
+
+    from engine import registry
+
+    if not folder.is_dir():
+        err(f"{folder}: no such folder")
+        return EXIT_USAGE
+    if steps < 1 or level < 0:
+        raise UsageError("--steps must be at least 1 and --level at least 0")
+    declaration = registry.declaration("vgdl")
+    run_folder = declaration.load(".coverage:run_folder")
+    console = stdout_console()
+
+    def progress(done: int, total: int, name: str) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r[{done + 1}/{total}] {name:<24}")
+            sys.stderr.flush()
+
+    runs = list(run_folder(folder, level=level, steps=steps, seed=seed, progress=progress))
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + " " * 40 + "\r")
+    if not runs:
+        err(f"{folder}: no game files (GAME.txt beside GAME_lvl0.txt)")
+        return EXIT_USAGE
+    for r in runs:
+        if r.ok:
+            end = "" if r.won is None else (" (won)" if r.won else " (lost)")
+            notes = f", {r.warnings} note(s)" if r.warnings else ""
+            console.print(f"runs   {r.name:<22} {r.steps:>4} steps, score {r.score:g}{end}{notes}",
+                          soft_wrap=True)
+        else:
+            console.print(f"FAILS  {r.name:<22} {r.error}", soft_wrap=True)
+    ok = sum(r.ok for r in runs)
+    console.print(f"{ok} of {len(runs)} games run {steps} random steps on level {level}")
+    return EXIT_OK if ok == len(runs) else 1
 
 
 def _wrapped(console: Any, head: str, items: Sequence[str]) -> None:
@@ -144,14 +202,16 @@ def _game_label(game_id: str, options: dict[str, Any]) -> str:
     return Path(game_file).stem if game_file else game_id
 
 
-def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
+def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str], Any]:
     """The episode summaries of the finished VGDL sessions in ``folders``, the metrics module's
-    ``overall_scores`` and one note per session skipped."""
+    ``overall_scores``, one note per session skipped, and the game package's published results
+    (its ``published`` module, or ``None``)."""
     import sessions
     from engine import registry
 
     episodes: list[Any] = []
     scorer: Any = None
+    published: Any = None
     skipped: list[str] = []
     for folder in _session_dirs(folders):
         try:
@@ -164,6 +224,10 @@ def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
             summary_cls = cls.load(".metrics:EpisodeSummary")
             if scorer is None:
                 scorer = cls.load(".metrics:overall_scores")
+                try:
+                    published = cls.load(".published:TABLE3")
+                except (ImportError, AttributeError):
+                    published = None
         except (ImportError, AttributeError):
             skipped.append(f"{folder.name}: not a VGDL session ({session.game_id} has no GVGAI-LLM metrics)")
             continue
@@ -185,7 +249,7 @@ def load_episodes(folders: Sequence[Path]) -> tuple[list[Any], Any, list[str]]:
                 "level": _level_label(options), "player": player}))
         except ValueError as exc:
             skipped.append(f"{folder.name}: {one_line(exc)}")
-    return episodes, scorer, skipped
+    return episodes, scorer, skipped, published
 
 
 def _finished_data(session: Any) -> dict[str, Any] | None:
@@ -210,7 +274,7 @@ def _f3(x: float) -> str:
 
 def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool = True,
            as_json: bool = False) -> int:
-    episodes, scorer, skipped = load_episodes(folders)
+    episodes, scorer, skipped, published = load_episodes(folders)
     for note in skipped:
         err(f"skipped {note}")
     if not episodes:
@@ -219,7 +283,8 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
     players = _per_player(table.rows, episodes, one_step)
     if as_json:
         print(json.dumps({"rows": [asdict(r) for r in table.rows], "players": players,
-                          "population": table.population}, indent=2))
+                          "population": table.population,
+                          "published": _published_rows(episodes, published)}, indent=2))
         return EXIT_OK
     console = stdout_console()
     detail = compact_table(title="Per game, level and player", title_justify="left")
@@ -254,6 +319,22 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
             cells.append(_pct(statistics.fmean(float(e.won) for e in eps)) if eps else "-")
         wins.add_row(p["player"], *cells)
     console.print(wins)
+    beside = _published_rows(episodes, published)
+    if beside:
+        console.print(f"Win rate (%) on the paper's core games: ours beside {published.SOURCE}")
+        paper = compact_table()
+        paper.add_column("agent", no_wrap=False, max_width=28)
+        paper.add_column("N", justify="right", no_wrap=True)
+        for g in published.GAMES:
+            paper.add_column(g[:7], justify="right", no_wrap=True)
+        for row in beside:
+            paper.add_row(row["agent"], str(row["episodes"]) if row["episodes"] is not None else "",
+                          *("-" if v is None else f"{v:.1f}" for v in row["win_rates"]))
+        console.print(paper)
+        mapping = "Our bots for the paper's planners: " + ", ".join(
+            f"{bot} for {agent}" for agent, bot in published.PLANNER_BOTS.items()) + "."
+        for line in textwrap.wrap(mapping, width=80, break_on_hyphens=False, break_long_words=False):
+            console.print(line, soft_wrap=True)
     pop = table.population
     notes = [f"Normalised over {pop['episodes']} episodes in {pop['rows']} (player, level) rows: players "
              f"{', '.join(pop['players'])}; levels {', '.join(pop['levels'])}.",
@@ -264,6 +345,29 @@ def report(folders: Sequence[Path], *, one_step: bool = False, wins_only: bool =
         for line in textwrap.wrap(note, width=80, break_on_hyphens=False, break_long_words=False):
             console.print(line, soft_wrap=True)
     return EXIT_OK
+
+
+def _published_rows(episodes: Sequence[Any], published: Any) -> list[dict[str, Any]]:
+    """The paper's table of win rates with our measured rows first (``[]`` when no episode is of one
+    of its games): per agent its label, our episode count (``None`` for the paper's rows) and a win
+    rate in percent per game (``None`` where we have no episode), and for our bots the paper's planner
+    it plays (``stands_for``)."""
+    if published is None or not any(e.game in published.GAMES for e in episodes):
+        return []
+    stands_for = {bot: agent for agent, bot in published.PLANNER_BOTS.items()}
+    rows: list[dict[str, Any]] = []
+    for player in sorted({e.player for e in episodes if e.game in published.GAMES}):
+        mine = [e for e in episodes if e.player == player and e.game in published.GAMES]
+        cells: list[float | None] = []
+        for g in published.GAMES:
+            eps = [e for e in mine if e.game == g]
+            cells.append(100 * statistics.fmean(float(e.won) for e in eps) if eps else None)
+        rows.append({"agent": f"ours: {player}", "episodes": len(mine), "win_rates": cells,
+                     "stands_for": stands_for.get(player)})
+    for agent, values in published.WIN_RATES.items():
+        rows.append({"agent": f"paper: {agent}", "episodes": None, "win_rates": list(values),
+                     "stands_for": None})
+    return rows
 
 
 def _per_player(rows: Sequence[Any], episodes: Sequence[Any], one_step: bool) -> list[dict[str, Any]]:

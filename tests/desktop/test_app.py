@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QApplication, QLabel
 
 from desktop import app as app_module
 from desktop.controller import GameSetup, SeatSetup
@@ -248,3 +248,28 @@ def test_demo_restart_is_cancelled_when_the_window_closes(window: Any) -> None:
     assert window._demo_restart_timer.isActive()
     window.close()
     assert not window._demo_restart_timer.isActive()
+
+
+def test_every_key_the_window_binds_is_in_the_f1_help_which_fits_1280_and_closes_on_esc(
+    window: Any, qtbot: Any
+) -> None:
+    from PySide6.QtGui import QAction, QKeySequence
+
+    window.resize(1280, 800)
+    window.acts.keys.trigger()  # as the toolbar button does
+    overlay = window.overlay
+    assert overlay.isVisible()
+    texts = " ".join(label.text() for label in overlay.findChildren(QLabel))
+    # The keys a new user missed, and every shortcut bound by a window action (one declaration).
+    for key in ("F5", "Ctrl+=", "Ctrl+0", "Ctrl+L", "Ctrl+D", "Ctrl+Enter", "F1"):
+        assert key in texts, key
+    bound = {
+        a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+        for a in window.findChildren(QAction) if not a.shortcut().isEmpty()
+    }
+    assert bound and all(k in texts or k in ("[", "]") for k in bound), bound - set(texts.split())
+    # The card fits a 1280 × 800 window; the lists scroll inside it.
+    assert overlay.rect().contains(overlay.card.geometry())
+    assert overlay.card.width() <= window.width() - 40
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert not overlay.isVisible()
