@@ -122,7 +122,7 @@ def _gvgai(folder: Path, protocol: Any, papers: Any, player: str | None) -> Repo
         where = folder / run.name / "sessions"
         if not where.is_dir() or not any(where.iterdir()):
             continue
-        found, score_fn, _skipped = load_episodes([where])
+        found, score_fn, *_ = load_episodes([where])
         scorer = scorer or score_fn
         for e in found:
             episodes.append(dataclasses.replace(e, player=f"{e.player} · {run.name}"))

@@ -110,7 +110,7 @@ def test_an_edited_protocol_changes_what_is_played() -> None:
     (("id = \"2048\"", "id = \"2049\""), "id = \"2049\"", "games[0].id"),
     (("max_steps = 6", "max_steps = 0"), "max_steps = 0", "a whole number of steps"),
     (("perception = \"image\"", "perception = \"smell\""), "perception = \"smell\"",
-     '"text", "image" or "both"'),
+     '"text", "image", "both"'),
     (("episodes = 3", "episodes = \"3\""), "episodes = \"3\"", "runs[0].episodes"),
     (("games = [\"2048\"]", "games = [\"chess\"]"), "games = [\"chess\"]", "runs[0].games[0]"),
     (("ablation = \"ZS\"", "ablation = \"zero\""), "ablation = \"zero\"", "variants[0].ablation"),
