@@ -88,6 +88,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                         help="the prompt variant, e.g. cot, naive or none (GameBot's games)")
     models.add_argument("--temperature", type=float, default=None, metavar="T")
     models.add_argument("--timeout", dest="timeout_s", type=float, default=None, metavar="S")
+    models.add_argument("--reask", choices=("feedback", "same", "none"), default=None,
+                        help="how an unusable answer is asked again (as playtrace run)")
+    models.add_argument("--action-format", choices=("text", "json", "tools"), default=None,
+                        help="how the model gives its move: text, json or tools (as playtrace run)")
     models.add_argument("--retries", type=int, default=None, metavar="K",
                         help="re-asks after an unparsable or illegal answer")
     models.add_argument("--fallback", choices=("random", "noop", "forfeit"), default=None,
@@ -103,14 +107,15 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def _model_options(args: argparse.Namespace) -> dict[str, Any]:
     opts: dict[str, Any] = {}
-    for name in ("temperature", "timeout_s", "reflection", "memory"):
+    for name in ("temperature", "timeout_s", "reflection", "memory", "action_format"):
         if getattr(args, name) is not None:
             opts[name] = getattr(args, name)
     if args.sim_latency is not None:
         if args.sim_latency < 0:
             raise UsageError("--sim-latency must be at least 0")
         opts["latency"] = args.sim_latency
-    policy = {k: v for k, v in (("retries", args.retries), ("fallback", args.fallback)) if v is not None}
+    policy = {k: v for k, v in (("reask", args.reask), ("retries", args.retries), ("fallback", args.fallback))
+              if v is not None}
     if policy:
         opts["invalid_policy"] = policy
     return opts
