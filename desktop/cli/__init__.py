@@ -125,6 +125,8 @@ _MODULE_COMMANDS = (
     "desktop.cli.probe",
     "desktop.cli.ratings",
     "desktop.cli.leaderboard",
+    "desktop.cli.protocols",
+    "desktop.cli.reproduce",
 )
 
 
@@ -263,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     anim.add_argument("--seconds-per-step", type=float, default=1.0, metavar="S",
                       help="how long each board is shown (default 1)")
 
-    imp = sub.add_parser("import", parents=[common], help="unpack a session zip into the sessions folder")
+    imp = sub.add_parser("import", parents=[common],
+                         help="unpack a session zip into the sessions folder, or import a PGN file's games")
     imp.add_argument("zip", type=Path)
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
     imp.add_argument("--copy", action="store_true",

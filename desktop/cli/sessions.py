@@ -487,6 +487,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     if zip_path.is_dir():
         err(f"{zip_path} is a folder, not a session zip file (a folder can be opened as it is)")
         return EXIT_FAILURE
+    if zip_path.suffix.lower() == ".pgn":
+        return _import_pgn(zip_path, Path(root))
     try:
         path = sessions.import_zip(zip_path, root)
     except (sessions.SessionError, OSError, ValueError) as exc:
@@ -500,6 +502,21 @@ def cmd_import(args: argparse.Namespace) -> int:
             return EXIT_FAILURE
         print(f"session {original} was already in {root}: imported a copy as {path.name}", file=sys.stderr)
     print(path)
+    return EXIT_OK
+
+
+def _import_pgn(path: Path, root: Path) -> int:
+    """Every game of a PGN file as a chess session (:mod:`sessions.importers`)."""
+    from engine.safeio import InputError
+    from sessions.importers import ImportFormatError, import_pgn
+
+    try:
+        written = import_pgn(path, root)
+    except (ImportFormatError, InputError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    for folder in written:
+        print(folder)
     return EXIT_OK
 
 

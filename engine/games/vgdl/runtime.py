@@ -16,8 +16,8 @@ PlayTrace runs VGDL on whole cells: two sprites collide when they share a cell, 
 whole cell at a time. A speed below 1 accumulates (a boulder of speed 0.2 moves one cell every fifth
 tick it may move), where the Java engine moves fractions of a cell in pixels. A sprite an effect puts
 back into a cell (a boulder stepped back) meets what moved there meanwhile in a further pass of the
-rules, as its partial overlap would in pixels. A sprite still outside the grid after the events is
-removed (the Java engine keeps it, out of sight, for ever).
+rules, as its partial overlap would in pixels. A sprite outside the grid stays there, out of sight, as
+in the Java engine: it still counts, and the end-of-screen rules apply to it on every tick.
 
 Sprites are plain lists while a tick runs and tuples in a state (see :data:`FIELDS`). Every random
 choice comes from the generator the caller passes, seeded from the state's seed and tick.
@@ -138,8 +138,6 @@ class World:
         self.rng = rng
         #: Sprites killed this tick, by id (removed from the world at the end of the tick).
         self.killed: dict[int, Any] = {}
-        #: Sprites moved or created this tick (only these can have left the grid).
-        self._dirty: list[Any] = []
         self.won: bool | None = None
         self.events: list[tuple[str, int]] = []
         self._pulled: set[int] = set()
@@ -262,7 +260,6 @@ class World:
             here.remove(s)
         s[R], s[C] = row, col
         self.cells.setdefault((row, col), []).append(s)
-        self._dirty.append(s)
         if self._relocated is not None:
             self._relocated.add(s[ID])
             self._event_cells.add((row, col))
@@ -325,7 +322,6 @@ class World:
         if self.game.frozen[tindex]:
             self.layer_changed = True
         self.cells.setdefault((row, col), []).append(sprite)
-        self._dirty.append(sprite)
         if self._relocated is not None:
             self._event_cells.add((row, col))
         return sprite
@@ -801,9 +797,6 @@ class World:
         self.events.append((effect.name, s1[T]))
 
     def _clear(self) -> None:
-        for s in self._dirty:
-            if s[ID] not in self.killed and self._outside(s):
-                self.kill(s)
         killed = self.killed
         if not killed:
             return
