@@ -151,6 +151,8 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
     parts.append(f"prompt {harness.get('prompt_variant', 'default')}")
     if harness.get("action_format") not in (None, "text"):
         parts.append(f"answers as {harness['action_format']}")
+    if harness.get("logprobs"):
+        parts.append("logprobs on")
     parts.append(f"invalid: {policy_text(harness)}")
     # Each setting stays on one line; wrapping happens only between settings.
     return " · ".join(esc(p).replace(" ", "&nbsp;") for p in parts)
