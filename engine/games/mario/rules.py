@@ -632,7 +632,7 @@ def read_action(text: str) -> Action | None:
     found = _NAMED.search(cleaned)
     if found is not None:
         return found.group(1)
-    bare = re.sub(r"[\s,]+\d{1,3}\W*$", "", cleaned)  # "(a, 13)": LMGame-Bench's frame count
+    bare = re.sub(r"[\s,]+\d{1,3}(?:\s*frames?)?\W*$", "", cleaned)  # "(a, 13)": LMGame-Bench's frame count
     bare = bare.strip(" .!()[]'\"`*,")
     return bare if bare in ("a", "b") else None
 
