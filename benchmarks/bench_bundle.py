@@ -1,7 +1,7 @@
 """The installer bundle's size and how long it takes to show its window.
 
 Measures the PyInstaller one-folder bundle (``dist/playtrace/`` by default, or ``--bundle DIR``; with
-``--build``, builds one first with ``installers/build.sh --no-deb`` into a scratch folder):
+``--build``, builds one first with ``packaging/build.sh --no-deb`` into a scratch folder):
 
 - its size on disk (regular files; symbolic links are not counted twice) and its largest parts;
 - its start-up time: from starting ``playtrace`` to its first window being on screen, taken from the
@@ -77,9 +77,9 @@ def build(scratch: Path) -> Path:
     dist = scratch / "dist"
     env = {**os.environ, "PYTHON": sys.executable, "PLAYTRACE_DIST_DIR": str(dist),
            "PLAYTRACE_WORK_DIR": str(scratch / "work")}
-    print("building the bundle with installers/build.sh --no-deb ...", flush=True)
+    print("building the bundle with packaging/build.sh --no-deb ...", flush=True)
     started = time.perf_counter()
-    subprocess.run([str(REPO / "installers" / "build.sh"), "--no-deb"], env=env, check=True,
+    subprocess.run([str(REPO / "packaging" / "build.sh"), "--no-deb"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     print(f"built in {time.perf_counter() - started:.0f} s")
     return dist / "playtrace"
@@ -97,7 +97,7 @@ def main() -> int:
         bundle = build(scratch) if args.build else args.bundle
         executable = bundle / ("playtrace.exe" if sys.platform == "win32" else "playtrace")
         if not executable.is_file():
-            print(f"bench_bundle: no bundle at {bundle}; build one with installers/build.sh, or pass --build",
+            print(f"bench_bundle: no bundle at {bundle}; build one with packaging/build.sh, or pass --build",
                   file=sys.stderr)
             return 2
         total, parts = bundle_size(bundle)

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -63,6 +64,8 @@ class ActionPanel(QFrame):
         self._layout.setSpacing(4)
         self.summary = QLabel()
         self.summary.setStyleSheet(f"color: {MUTED_COLOR};")
+        self.summary.setWordWrap(True)
+        self._columns = 8
         self.setVisible(False)
 
     @property
@@ -78,6 +81,16 @@ class ActionPanel(QFrame):
             self._rebuild()
         self.setVisible(panel is not None)
         self.setEnabled(enabled)
+
+    def set_columns(self, columns: int) -> None:
+        """How many buttons stand in a row (two beside the board, one row under it)."""
+        if columns != self._columns:
+            self._columns = columns
+            if self._panel is not None:
+                values = self.values()
+                self._rebuild()
+                for name, value in values.items():
+                    self._inputs[name].setValue(value)
 
     def values(self) -> dict[str, int]:
         return {name: int(widget.value()) for name, widget in self._inputs.items()}
@@ -109,6 +122,7 @@ class ActionPanel(QFrame):
         if sliders:
             form = QFormLayout()
             form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
             for amount in sliders:
                 form.addRow(amount.label, self._amount_widget(amount))
             self._layout.addLayout(form)
@@ -125,22 +139,31 @@ class ActionPanel(QFrame):
                 line.addSpacing(8)
             line.addStretch(1)
             self._layout.addLayout(line)
-        row = QHBoxLayout()
-        row.setSpacing(6)
+        row = QGridLayout()
+        row.setHorizontalSpacing(6)
+        row.setVerticalSpacing(4)
+        placed = 0
+
+        def place(widget: QWidget) -> None:
+            nonlocal placed
+            row.addWidget(widget, placed // self._columns, placed % self._columns)
+            placed += 1
+
         for button in panel.buttons:
             widget = QPushButton(button.label)
             widget.setEnabled(button.enabled)
             widget.setToolTip(button.hint or f"Play {button.action}")
             widget.clicked.connect(lambda _c=False, a=button.action: self.sig_action_requested.emit(a))
             self.buttons.append(widget)
-            row.addWidget(widget)
+            place(widget)
         if panel.submit and panel.compose is not None:
             self.submit_button = QPushButton(panel.submit)
             self.submit_button.setDefault(True)
             self.submit_button.setObjectName("PanelSubmit")
             self.submit_button.clicked.connect(self._submit)
-            row.addWidget(self.submit_button)
-        row.addStretch(1)
+            place(self.submit_button)
+        if self._columns > 2:
+            row.setColumnStretch(self._columns, 1)  # one row under the board: buttons to the left
         self._layout.addLayout(row)
         self._layout.addWidget(self.summary)
         self._update_summary()
@@ -155,9 +178,9 @@ class ActionPanel(QFrame):
             slider.setValue(amount.default)
             slider.setTickPosition(QSlider.TickPosition.TicksBelow)
             slider.setPageStep(1)
-            slider.setMinimumWidth(160)
+            slider.setMinimumWidth(100)
             label = QLabel()
-            label.setMinimumWidth(90)
+            label.setMinimumWidth(40)
             slider.valueChanged.connect(self._update_summary)
             line.addWidget(slider, 1)
             line.addWidget(label)

@@ -18,8 +18,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
@@ -133,9 +133,25 @@ class AnnotationPanel(QWidget):
             self._shortcut("J", lambda: self.controller.scrub_by(1), host)
             self._shortcut("K", lambda: self.controller.scrub_by(-1), host)
             self._shortcut("N", self.note.setFocus, host)
-        self._shortcut("Ctrl+Return", self.save_note, self.note)
-        self._shortcut("Ctrl+Enter", self.save_note, self.note)
+        # The note box takes Ctrl+Enter as text (a line break) before any shortcut sees it: it is
+        # caught on the box itself (eventFilter).
+        self.note.installEventFilter(self)
         self._shortcut("Escape", self.setFocus, self.note)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Ctrl+Enter in the note box saves the note."""
+        if (
+            watched is self.note
+            and event.type() in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            event.accept()
+            if event.type() == QEvent.Type.KeyPress:
+                self.save_note()
+            return True
+        return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802
         """Number keys, J/K and N while the panel itself has focus (its shortcuts cover its children)."""

@@ -19,7 +19,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 from PySide6.QtCore import QEvent, QObject, Signal  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from desktop import theme  # noqa: E402
+from desktop.qt_app import create_app, run  # noqa: E402
 
 #: Set to 1 to skip the launch demo (the simulated model playing).
 NO_DEMO_ENV = "PLAYTRACE_NO_DEMO"
@@ -38,19 +38,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--presenter", action="store_true",
                         help="start in presenter mode (large type, board and reasoning only; F5 leaves it)")
     return parser
-
-
-def create_app() -> QApplication:
-    """The QApplication with PlayTrace's names and theme (reused if one exists)."""
-    app = QApplication.instance()
-    if not isinstance(app, QApplication):
-        app = QApplication(sys.argv[:1])
-    app.setApplicationName("PlayTrace")
-    app.setApplicationDisplayName("PlayTrace")
-    app.setOrganizationName("PlayTrace")
-    app.setOrganizationDomain("playtrace.invalid")
-    theme.apply(app)
-    return app
 
 
 def want_demo(no_demo_flag: bool, *, force: bool = False, demo_done: bool = False) -> bool:
@@ -91,8 +78,6 @@ def crash_callback(report_problem: Callable[[str], None], parent: QObject) -> Ca
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the main window and run until it is closed; returns the exit code."""
-    import qasync
-
     from desktop.crash import CrashReporter, setup_logging
     from desktop.main_window import MainWindow
 
@@ -114,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reporter = CrashReporter(crash_callback(window.report_problem, window))
     reporter.install()
 
-    async def run() -> None:
+    async def _main() -> None:
         asyncio.get_running_loop().set_exception_handler(reporter.handle_loop_exception)
         closed = asyncio.Event()
         window.sig_closed.connect(closed.set)
@@ -137,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         await window.controller.close()
 
     try:
-        qasync.run(run())
+        run(_main())
     except KeyboardInterrupt:
         return 130
     finally:

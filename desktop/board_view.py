@@ -19,7 +19,7 @@ hidden information where a person sits, the board draws that person's view, neve
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -105,52 +105,6 @@ def chord_action(
                 best, action = rank, act
     return action
 
-def shown_state(
-    game: Game | type[Game] | None, state: State | None, human_seats: Collection[Seat], live: bool
-) -> State | None:
-    """The state the board may draw: what the people at the screen are allowed to see.
-
-    In a live game without perfect information (:attr:`Game.perfect_information` is ``False``) where
-    at least one seat is a person, the board shows :meth:`State.observe` of a human seat: the first
-    human seat to act now, else the first human seat. Everything else (games of perfect information,
-    games watched with no person seated, replays of finished sessions) shows the full state.
-    """
-    if state is None or game is None or not live or game.perfect_information or not human_seats:
-        return state
-    seats = sorted(human_seats)
-    acting = [s for s in seats if s in state.to_act]
-    return state.observe(acting[0] if acting else seats[0])
-
-
-def shown_records(
-    game: Game | type[Game] | None,
-    records: Sequence[Mapping[str, Any]],
-    human_seats: Collection[Seat],
-    live: bool,
-) -> list[Mapping[str, Any]]:
-    """The session records the model panel may show: what the people at the screen are allowed to see.
-
-    The same rule as :func:`shown_state`. In a live game of hidden information with a person seated,
-    another seat's prompt, reasoning, memory and verified answers hold that seat's private view, so
-    they are left out; its decisions keep only the action played, and applied steps lose the full
-    state. Everything is shown again once the game is over (a replay).
-    """
-    if game is None or not live or game.perfect_information or not human_seats:
-        return list(records)
-    shown: list[Mapping[str, Any]] = []
-    for record in records:
-        seat = record.get("seat")
-        data = record.get("data") or {}
-        if seat is not None and seat not in human_seats:
-            if record.get("type") != "decision":
-                continue
-            data = {k: data[k] for k in ("action", "source") if k in data}
-        elif record.get("type") in ("action_applied", "session_started"):
-            data = {k: v for k, v in data.items() if k != "state"}
-        shown.append({**record, "data": data})
-    return shown
-
-
 def key_name(event: QKeyEvent) -> str | None:
     """The neutral key name of a key event (``"up"``, ``"w"``, ``"5"``), or ``None``."""
     named = _NAMED_KEYS.get(event.key())
@@ -168,10 +122,12 @@ class BoardView(QWidget):
     Signals:
         sig_action_requested(str): a canonical action the person chose (key or click).
         sig_action_refused(str): the person clicked an action that is not legal now (the board nudges).
+        sig_game_key(): a key a real-time game maps was pressed (whether or not it plays now).
     """
 
     sig_action_requested = Signal(str)
     sig_action_refused = Signal(str)
+    sig_game_key = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,6 +145,9 @@ class BoardView(QWidget):
         # A move being built click by click (checkers: the piece, then each landing square).
         self._path: str | None = None
         self._paths: dict[str, str] = {}
+        # A clicked cell that begins several actions ("C2" of Sudoku's "C2 1" … "C2 9"): a key typed
+        # next completes it ("C2" then 7 plays "C2 7").
+        self._selected: str | None = None
         # Cells marked for a selected intermediate answer: the model's items and the truth's.
         self._marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._marks_seat: Seat | None = None
@@ -218,6 +177,8 @@ class BoardView(QWidget):
         self._fresh: str | None = None
         self._served: int | None = None
         self._turn_probe: Callable[[], Any] | None = None
+        #: The game's clock waits for a person's first key (set by the window).
+        self.waiting_for_first_key = False
         self._held_timer = QTimer(self)
         self._held_timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._held_timer.setInterval(_HELD_POLL_MS)
@@ -266,6 +227,8 @@ class BoardView(QWidget):
         self._caption = caption
         if self._path is not None and not self._continuations(self._path):
             self._path = None
+        if self._selected is not None and not self._completions(self._selected):
+            self._selected = None
         if self._hover not in self._legal and self._hover != self._path:
             self._hover = None
         self.setCursor(Qt.CursorShape.PointingHandCursor if interactive else Qt.CursorShape.ArrowCursor)
@@ -298,6 +261,22 @@ class BoardView(QWidget):
         start = prefix + PATH_SEP
         return [a for a in (*self._legal, *self._paths) if a.startswith(start)]
 
+    @property
+    def selected(self) -> str | None:
+        """The cell clicked for a move a typed key completes, or ``None``."""
+        return self._selected
+
+    def _completions(self, item: str) -> list[str]:
+        """The legal actions that are ``item`` followed by one more word (``"C2"`` → ``"C2 7"``)."""
+        start = item + " "
+        return [a for a in self._legal if a.startswith(start) and " " not in a[len(start):]]
+
+    def _secondary(self, item: str) -> str | None:
+        """The one legal action that is a word followed by ``item`` (``"flag B3"`` for ``"B3"``): what
+        a right-click on ``item`` plays; ``None`` when there is none or more than one."""
+        found = [a for a in self._legal if a.endswith(" " + item) and " " not in a[: -len(item) - 1]]
+        return found[0] if len(found) == 1 else None
+
     def _playable(self, clicked: str) -> str | None:
         """The action ``clicked`` (a cell or a path) plays: itself when legal, or its mapped action."""
         if clicked in self._legal:
@@ -325,6 +304,11 @@ class BoardView(QWidget):
             return float(aspect) if aspect else 1.0
         except (TypeError, ValueError):
             return 1.0
+
+    @property
+    def aspect(self) -> float:
+        """The board's width over its height (the renderer's, 1 for the text fallback)."""
+        return self._aspect()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
         return QSize(460, round(460 / self._aspect()))
@@ -388,6 +372,8 @@ class BoardView(QWidget):
             cut = len(self._path) + len(PATH_SEP)
             nxt = {a[cut:].split(PATH_SEP)[0] for a in self._continuations(self._path)}
             chosen = (*self._path.split(PATH_SEP), *sorted(nxt))
+        elif self._selected is not None:
+            chosen = (self._selected,)
         hover = (self._hover,) if self._hover else ()
         highlight = tuple(dict.fromkeys((*self._highlight, *chosen, *hover)))
         key = (id(self._state), rect.width(), rect.height(), dpr, highlight)
@@ -495,7 +481,7 @@ class BoardView(QWidget):
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and event.key() == Qt.Key.Key_Escape
-            and self._path is not None
+            and (self._path is not None or self._selected is not None)
         ):
             event.accept()
             return True
@@ -546,18 +532,30 @@ class BoardView(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         name = key_name(event)
-        if name == "escape" and self._path is not None:
-            # Escape drops a move being built click by click.
+        if name == "escape" and (self._path is not None or self._selected is not None):
+            # Escape drops a move being built click by click, or a cell picked for typing.
             event.accept()
-            self._path = None
+            self._path = self._selected = None
             self._invalidate()
             return
+        if self._selected is not None and self._interactive and not event.modifiers() & _CHORD:
+            typed = event.text().strip()
+            if typed and not event.isAutoRepeat():
+                event.accept()
+                action = f"{self._selected} {typed}"
+                if action in self._legal:
+                    self.sig_action_requested.emit(action)
+                else:
+                    self.nudge()
+                    self.sig_action_refused.emit(action)
+                return
         plain = self._game is not None and name is not None and not event.modifiers() & _CHORD
         if self.real_time:
             if not plain or name not in self._game_keys:
                 event.ignore()  # not a game key: let the window use it
                 return
             event.accept()
+            self.sig_game_key.emit()  # a real-time game waiting for the person's first key starts
             if not event.isAutoRepeat():  # held keys already play every tick
                 self._press(event.key(), name)
             return
@@ -591,6 +589,8 @@ class BoardView(QWidget):
         self._held_qt[qt_key] = name
         self._held[name] = self._presses
         if not self._interactive:
+            if self.waiting_for_first_key:
+                self._fresh = self.held_action  # the key that starts the clock plays on its first tick
             self._update_held_timer()
             return
         self._fresh = self.held_action
@@ -652,9 +652,25 @@ class BoardView(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self.setFocus(Qt.FocusReason.MouseFocusReason)
-        if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
+        if not self._interactive:
+            return
+        if event.button() == Qt.MouseButton.RightButton:
+            # A right-click plays the one action that names a verb and the cell (Minesweeper's flag).
+            item = self.action_at(event.position())
+            secondary = self._secondary(item) if item is not None else None
+            if secondary is not None:
+                self._path = self._selected = None
+                self.sig_action_requested.emit(secondary)
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
             return
         action = self.action_at(event.position())
+        if action is not None and self._completions(action) and self._playable(action) is None:
+            # The first word of a move typed next (a Sudoku cell): select it (again: unselect).
+            self._path = None
+            self._selected = None if self._selected == action else action
+            self._invalidate()
+            return
         if action is not None and self._path is not None and action != self._path.split(PATH_SEP)[-1]:
             extended = f"{self._path}{PATH_SEP}{action}"
             if self._playable(extended) is not None or self._continuations(extended):
@@ -684,7 +700,9 @@ class BoardView(QWidget):
         if action is not None and self._path is not None:
             extended = f"{self._path}{PATH_SEP}{action}"
             action = extended if self._playable(extended) or self._continuations(extended) else action
-        hover = action if action and (self._playable(action) or self._continuations(action)) else None
+        hover = action if action and (
+            self._playable(action) or self._continuations(action) or self._completions(action)
+        ) else None
         if hover != self._hover:
             self._hover = hover
             self.update()

@@ -129,6 +129,8 @@ class SessionController(QObject):
         self.steering: Steering | None = None
         #: People's time per tick of a real-time game, as a multiple of the game's tick (Play menu).
         self.tick_scale = 1.0
+        #: A real-time game with a person holds its clock until their first game key.
+        self.awaiting_first_key = False
         self.task: asyncio.Task[Any] | None = None
         self.status_text = ""
         self.finished_status: str | None = None
@@ -355,7 +357,8 @@ class SessionController(QObject):
         game = engine.make(setup.game_id, **setup.options)
         if len(setup.seats) != game.num_seats:
             raise ValueError(f"{game.title} needs {game.num_seats} player(s), got {len(setup.seats)}")
-        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both") for s in setup.seats)
+        needs_png = any(str(s.options.get("perception", "text")) in ("image", "both", "describe")
+                        for s in setup.seats)
         # The renderer needs the GUI thread; players (provider SDK clients, first imports) and the
         # session folder (mkdir, fsync) are built in a worker thread so the window never stalls.
         render = png_renderer(setup.game_id) if needs_png else None
@@ -394,13 +397,22 @@ class SessionController(QObject):
             # Another start or open won the race while this one was being built.
             episode.writer.close("aborted")
             return episode.path
+        # A real-time game with a person waits for their first key: its clock (and a rule such as
+        # Mario's "no progress for 5 s") must not run out before they have touched the keyboard.
+        hold = (
+            episode.game.tick_s is not None
+            and not setup.paused
+            and any(p.kind == HUMAN for p in episode.match.players)
+        )
         steering = Steering(
-            episode.match, running=not setup.paused, delay=setup.delay, takeover_label="You (took over)"
+            episode.match, running=not (setup.paused or hold), delay=setup.delay,
+            takeover_label="You (took over)",
         )
         steering.set_tick_scale(self.tick_scale)
         steering.on_changed.append(lambda: self._steering_changed(generation))
         steering.on_notice.append(lambda code, text: self._on_notice(generation, code, text))
         self.steering = steering
+        self.awaiting_first_key = hold
         self.setup = setup
         self.mode = "live"
         self.game = episode.game
@@ -457,6 +469,7 @@ class SessionController(QObject):
         manifest = loaded.manifest
         game = engine.make(str(manifest["game"]), **dict(manifest.get("options") or {}))
         self.mode = "replay"
+        self.awaiting_first_key = False
         self.game = game
         self.episode = None
         self.steering = None
@@ -525,6 +538,10 @@ class SessionController(QObject):
         elif event.type == ev.UNDO:
             self.doc.undo_state()
             self.sig_undone.emit()
+            if self.following:
+                # The panel leaves the undone move for the last decision still on the board.
+                self._inspector_step = self.doc.latest_active_step()
+                self.sig_step_records.emit(self._inspector_step)
         elif event.type == ev.MODEL_CALL_FINISHED:
             self.sig_spend.emit(self.spend())  # the steering's meter has counted it already
         elif event.type == ev.MODEL_RETRY:
@@ -553,11 +570,19 @@ class SessionController(QObject):
 
     def run(self) -> None:
         """Play automatically (accepts a pending decision)."""
+        self.awaiting_first_key = False
         steering = self._steering_live()
         if steering is not None:
             steering.run()
 
+    def first_key(self) -> None:
+        """A person pressed a game key: a real-time game waiting for it starts its clock."""
+        if self.awaiting_first_key:
+            self.awaiting_first_key = False
+            self.run()
+
     def pause(self) -> None:
+        self.awaiting_first_key = False  # paused by hand: Run (or Space) starts it again
         steering = self._steering_live()
         if steering is not None:
             steering.pause()

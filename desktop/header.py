@@ -14,6 +14,7 @@ from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from desktop import theme
+from desktop.status import step_number
 
 
 def spend_text(spend: Mapping[str, Any]) -> tuple[str, str]:
@@ -174,7 +175,9 @@ class HeaderStrip(QFrame):
         fork = info.get("forked_from")
         parts = [f"seed {seed}" if seed is not None else "no seed"]
         if isinstance(fork, dict):
-            parts.append(f"forked at step {fork.get('step')}")
+            step = fork.get("step")
+            # The board the fork starts from is the one on which step N is decided (desktop.status).
+            parts.append(f"forked at step {step_number(step)}" if isinstance(step, int) else "forked")
         self.seed.setText(" · ".join(parts))
         self.set_status(str(info.get("status") or ""), info.get("scores"))
 

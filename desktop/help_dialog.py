@@ -27,20 +27,8 @@ from PySide6.QtWidgets import (
 
 import engine
 from desktop import theme
+from desktop.model.actions import help_rows
 from engine.registry import GameEntry
-
-#: The app's own keys: (context, keys, what they do).
-APP_SHORTCUTS: tuple[tuple[str, str, str], ...] = (
-    ("App", "Ctrl+N", "New game"),
-    ("App", "Ctrl+O", "Open a saved session"),
-    ("App", "Ctrl+E", "Export the session as a zip"),
-    ("App", "F1", "Show or hide this help"),
-    ("Play", "Space", "Run / pause automatic play"),
-    ("Play", "Ctrl+Enter", "Ask the model for one decision"),
-    ("Play", "Esc", "Cancel the model call in flight"),
-    ("Timeline", "← / →  or  [ / ]", "Previous / next step ([ ] also while the board has focus)"),
-    ("Timeline", "Home / End", "First step / back to live"),
-)
 
 #: How steps are numbered, said once here and followed by the timeline, the status line and the panel.
 STEP_NUMBERING = (
@@ -52,8 +40,8 @@ _ARROWS = ("up", "down", "left", "right")
 #: How the neutral key names that are not single characters are written for people.
 _KEY_NAMES = {"space": "Space", "enter": "Enter", "backspace": "Backspace", "tab": "Tab", "escape": "Esc"}
 _MONO_KEYS = f"font-family: 'DejaVu Sans Mono'; font-weight: 600; color: {theme.ACCENT_DARK};"
-#: Width of the "how to play" column; longer lines wrap.
-_HOW_WIDTH = 300
+#: The narrowest the "how to play" column gets; longer lines wrap.
+_HOW_WIDTH = 220
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -145,20 +133,32 @@ class ShortcutOverlay(QFrame):
         card.setObjectName("OverlayCard")
         title = QLabel("Keyboard shortcuts")
         title.setObjectName("HeaderTitle")
-        columns = QHBoxLayout()
-        columns.setSpacing(32)
-        columns.addLayout(self._app_column(), 0)
-        columns.addLayout(self._games_column(), 1)
+        # Both lists in one scrolling body: at any window size the card fits, and scrolls when the
+        # lists are longer than the window is high.
+        body = QWidget()
+        body.setObjectName("GameHelpBody")
+        columns = QHBoxLayout(body)
+        columns.setContentsMargins(0, 0, 8, 0)
+        columns.setSpacing(28)
+        columns.addLayout(self._app_column(), 5)
+        columns.addLayout(self._games_column(), 6)
+        scroll = QScrollArea()
+        scroll.setObjectName("GameHelp")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
         hint = QLabel("Press F1 or Esc, or click anywhere, to close")
         hint.setObjectName("Muted")
         layout = QVBoxLayout(card)
         layout.setContentsMargins(24, 20, 24, 18)
         layout.setSpacing(12)
         layout.addWidget(title)
-        layout.addLayout(columns, 1)
+        layout.addWidget(scroll, 1)
         layout.addWidget(hint)
         self.card = card
-        self._chrome: int | None = None
+        self._scroll = scroll
+        self._body = body
         self.hide()
 
     @staticmethod
@@ -169,16 +169,27 @@ class ShortcutOverlay(QFrame):
 
     def _app_column(self) -> QVBoxLayout:
         grid = QGridLayout()
-        grid.setHorizontalSpacing(18)
-        grid.setVerticalSpacing(8)
-        for row, (context, keys, what) in enumerate(APP_SHORTCUTS):
-            ctx = QLabel(context)
-            ctx.setObjectName("Muted")
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(6)
+        grid.setColumnStretch(1, 1)
+        row = 0
+        group = ""
+        # Every command with keys, from the one declaration menus and shortcuts are built from.
+        for context, keys, what in help_rows():
+            if context != group:
+                group = context
+                heading = QLabel(context)
+                heading.setObjectName("Muted")
+                heading.setStyleSheet("font-weight: 600;")
+                grid.addWidget(heading, row, 0, 1, 2)
+                row += 1
             key = QLabel(keys)
             key.setStyleSheet(_MONO_KEYS)
-            grid.addWidget(ctx, row, 0)
-            grid.addWidget(key, row, 1)
-            grid.addWidget(QLabel(what), row, 2)
+            text = QLabel(what)
+            text.setWordWrap(True)
+            grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(text, row, 1, Qt.AlignmentFlag.AlignTop)
+            row += 1
         column = QVBoxLayout()
         column.setSpacing(8)
         column.addWidget(self._heading("The app"))
@@ -186,67 +197,57 @@ class ShortcutOverlay(QFrame):
         self.numbering = QLabel(STEP_NUMBERING)
         self.numbering.setObjectName("Muted")
         self.numbering.setWordWrap(True)
-        self.numbering.setMaximumWidth(420)
         column.addWidget(self.numbering)
         column.addStretch(1)
         return column
 
     def _games_column(self) -> QVBoxLayout:
-        body = QWidget()
-        body.setObjectName("GameHelpBody")
-        grid = QGridLayout(body)
-        grid.setContentsMargins(0, 0, 8, 0)
-        grid.setHorizontalSpacing(18)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(8)
+        grid.setColumnStretch(2, 1)
         for row, game in enumerate(self.games):
             name = QLabel(game.title)
             name.setObjectName("" if game.available else "Muted")
             key = QLabel(game.keys or ("mouse" if game.available else "—"))
             key.setStyleSheet(_MONO_KEYS if game.keys else f"color: {theme.MUTED};")
+            key.setWordWrap(True)
+            key.setMaximumWidth(200)
             how = QLabel(game.how)
             how.setWordWrap(True)
-            how.setFixedWidth(_HOW_WIDTH)
+            how.setMinimumWidth(_HOW_WIDTH)
             if not game.available:
                 how.setObjectName("Muted")
                 if game.install:
                     how.setText(f"{html.escape(game.how)}<br>Install it with: "
-                                f"<code style='white-space: nowrap'>{html.escape(game.install)}</code>")
+                                f"<code>{html.escape(game.install)}</code>")
                     how.setTextFormat(Qt.TextFormat.RichText)
                     how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for col, widget in enumerate((name, key, how)):
                 grid.addWidget(widget, row, col, Qt.AlignmentFlag.AlignTop)
         if not self.games:
             grid.addWidget(QLabel("No games are installed."), 0, 0)
-        grid.setRowStretch(len(self.games) + 1, 1)
-        scroll = QScrollArea()
-        scroll.setObjectName("GameHelp")
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(body)
-        scroll.setMinimumWidth(body.sizeHint().width() + 16)
-        self._games_scroll = scroll
-        self._games_body = body
         column = QVBoxLayout()
         column.setSpacing(8)
         column.addWidget(self._heading("Playing each game (the board must have focus)"))
-        column.addWidget(scroll)
+        column.addLayout(grid)
         column.addStretch(1)
         return column
 
     def _fit(self) -> None:
         """Size the card to its content, at most the overlay's size less a margin, and centre it."""
         room_w, room_h = max(200, self.width() - 40), max(200, self.height() - 40)
-        scroll, body_h = self._games_scroll, self._games_body.sizeHint().height() + 4
-        scroll.setMaximumHeight(body_h)
-        if self._chrome is None:  # the card's height around the list (measured before any minimum is set)
-            self._chrome = self.card.sizeHint().height() - scroll.sizeHint().height()
-        # A long list of games takes the height there is, and scrolls beyond it.
-        scroll.setMinimumHeight(max(0, min(body_h, room_h - self._chrome)))
-        self.card.adjustSize()
-        self.card.resize(min(self.card.width(), room_w), min(self.card.height(), room_h))
-        self.card.move((self.width() - self.card.width()) // 2,
-                       max(20, (self.height() - self.card.height()) // 2))
+        width = min(room_w, 1240)
+        layout = self.card.layout()
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        body_h = self._body.heightForWidth(inner) if self._body.hasHeightForWidth() else -1
+        if body_h < 0:
+            body_h = self._body.sizeHint().height()
+        chrome = self.card.sizeHint().height() - self._scroll.sizeHint().height()
+        height = min(room_h, body_h + chrome + 4)
+        self.card.resize(width, height)
+        self.card.move((self.width() - width) // 2, max(20, (self.height() - height) // 2))
 
     def toggle(self) -> None:
         """Show the help over the whole parent, or hide it."""
@@ -259,7 +260,8 @@ class ShortcutOverlay(QFrame):
         self._fit()
         self.raise_()
         self.show()
-        self.setFocus()
+        self.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.activateWindow()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -214,6 +214,28 @@ class InspectorPanel(QWidget):
         self.values_table.setToolTip("What the search bot computed for each legal action")
         self.sec_outcome.add(self.values_table)
 
+        # The describe perception call: the image it was shown, its description and what it took.
+        self.sec_perception = self._section("Perception (the board described by a model)")
+        perception_row = QWidget()
+        perception_layout = QHBoxLayout(perception_row)
+        perception_layout.setContentsMargins(0, 0, 0, 0)
+        perception_layout.setSpacing(6)
+        self.perception_thumb_box = QWidget(perception_row)
+        self.perception_thumb_layout = QVBoxLayout(self.perception_thumb_box)
+        self.perception_thumb_layout.setContentsMargins(0, 0, 0, 0)
+        self.perception_thumb_layout.addStretch(1)
+        self.perception_thumb: ClickableThumbnail | None = None
+        self.perception_view = FoldingTextView(
+            monospace=True, fold_lines=PROMPT_FOLD_LINES, placeholder="Waiting for the description…"
+        )
+        self.perception_view.setObjectName("PerceptionView")
+        perception_layout.addWidget(self.perception_thumb_box, 0, Qt.AlignmentFlag.AlignTop)
+        perception_layout.addWidget(self.perception_view, 1, Qt.AlignmentFlag.AlignTop)
+        self.sec_perception.add(perception_row)
+        self.sec_perception.add(self.perception_view.fold_button)
+        self.perception_label = self._rich_label(self.sec_perception)
+        self.perception_label.setObjectName("PerceptionCall")
+
         self.sec_prompt = self._section("Prompt (exactly as sent)")
         # Images sit in a narrow column beside the text so the prompt does not get pushed down.
         prompt_row = QWidget()
@@ -274,9 +296,11 @@ class InspectorPanel(QWidget):
         self.usage_label.setObjectName("UsageLabel")
 
         #: The sections shown only for a model's decision (a bot's or a person's has none of these).
-        self._model_sections = [self.sec_prompt, self.sec_reasoning, self.sec_answer, self.sec_verify,
+        self._model_sections = [self.sec_perception, self.sec_prompt, self.sec_reasoning, self.sec_answer,
+                                self.sec_verify,
                                 self.sec_reflection, self.sec_memory, self.sec_usage]
-        self._folding = [self.prompt_view, self.reasoning_view, self.answer_view, self.reflection_view]
+        self._folding = [self.prompt_view, self.reasoning_view, self.answer_view, self.reflection_view,
+                         self.perception_view]
         self.content_layout.addStretch(1)
         self.scroll.setWidget(content)
         # actionTriggered fires for the wheel, the keyboard and the scroll bar, never for setValue():
@@ -657,6 +681,7 @@ class InspectorPanel(QWidget):
             if sample.streaming and self._follow_live:
                 for view in self._folding[1:]:  # the text being produced is followed to its end
                     view.set_expanded(True)
+            self._render_perception(sample)
             self._render_prompt(sample)
             self._render_live_text()
             self.parse_label.setText(fmt.parse_chain_html(model, sample))
@@ -744,6 +769,26 @@ class InspectorPanel(QWidget):
         self.sec_prompt.setToolTip(fmt.prompt_tooltip(sample))
         self.sec_prompt.set_summary(fmt.prompt_summary(sample))
 
+    def _render_perception(self, sample: Sample) -> None:
+        described = sample.perception is not None or any(
+            c.get("purpose") == "perception" for c in sample.started)
+        self.sec_perception.setVisible(described)
+        if not described:
+            return
+        self.perception_view.set_text(sample.description)
+        ref = (sample.perception or {}).get("image")
+        if self.perception_thumb is not None:
+            self.perception_thumb_layout.removeWidget(self.perception_thumb)
+            self.perception_thumb.deleteLater()
+            self.perception_thumb = None
+        if ref is not None:
+            self.perception_thumb = ClickableThumbnail(
+                self._image_bytes(ref), "The image the perception model described", size=88)
+            self.perception_thumb_layout.insertWidget(0, self.perception_thumb)
+        self.perception_thumb_box.setVisible(self.perception_thumb is not None)
+        self.perception_label.setText(fmt.perception_html(sample))
+        self.sec_perception.set_summary(fmt.perception_summary(sample))
+
     def _image_bytes(self, ref: Any) -> bytes | None:
         if isinstance(ref, (bytes, bytearray)):
             return bytes(ref)
@@ -764,6 +809,8 @@ class InspectorPanel(QWidget):
             return
         self.reasoning_view.set_text(sample.reasoning)
         self.answer_view.set_text(sample.answer)
+        if sample.perception is None and sample.perception_live:
+            self.perception_view.set_text(sample.perception_live)
         if sample.reflection is None and sample.reflection_live:
             self.reflection_view.set_text(sample.reflection_live)
             self.reflection_view.setVisible(True)

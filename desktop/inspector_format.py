@@ -16,6 +16,7 @@ from typing import Any
 
 from desktop.status import step_number  # the one step-numbering rule (Qt-free)
 from engine import events as ev
+from engine.agent.player import policy_text
 from sessions.steps import Sample, SampleKey, StepModel
 
 # The theme's colours (``desktop/theme.py`` holds the same values; importing it would bring in Qt).
@@ -133,7 +134,10 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
         model = model[len(provider) + 1 :]
     # The simulated model reports itself as provider "sim", model "sim": say it once.
     parts = [f"{provider} · {model}" if model and model != provider else provider]
-    parts.append(f"perception {harness.get('perception', 'text')}")
+    perception = str(harness.get("perception", "text"))
+    if perception == "describe" and harness.get("perception_model"):
+        perception += f" by {_split_spec(str(harness['perception_model']))[1] or harness['perception_model']}"
+    parts.append(f"perception {perception}")
     memory = harness.get("memory", 10)
     parts.append(f"memory {memory}" if memory else "memory off")
     parts.append("reflection " + ("on" if harness.get("reflection", True) else "off"))
@@ -145,9 +149,9 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
     if harness.get("temperature") is not None:
         parts.append(f"T {fmt_num(harness['temperature'])}")
     parts.append(f"prompt {harness.get('prompt_variant', 'default')}")
-    policy = harness.get("invalid_policy") or {}
-    if isinstance(policy, Mapping):
-        parts.append(f"invalid: {policy.get('retries', 3)} retries → {policy.get('fallback', 'random')}")
+    if harness.get("action_format") not in (None, "text"):
+        parts.append(f"answers as {harness['action_format']}")
+    parts.append(f"invalid: {policy_text(harness)}")
     # Each setting stays on one line; wrapping happens only between settings.
     return " · ".join(esc(p).replace(" ", "&nbsp;") for p in parts)
 
@@ -231,6 +235,12 @@ class Pill:
     tooltip: str
 
 
+def _overrider(override: Mapping[str, Any]) -> str:
+    """Who overrode a model's answer, for people: "a person" for the recorded ``by: human``."""
+    by = str(override.get("by") or "human")
+    return "a person" if by == "human" else by
+
+
 def pills(model: StepModel, players: Players) -> list[Pill]:
     """One pill per model sample of the step, "Sample 1 · (2,2) · played"; none for a single one."""
     samples = model.ordered()
@@ -246,11 +256,18 @@ def pills(model: StepModel, players: Players) -> list[Pill]:
             name = f"{seat_name(sample.seat, players)} · {name}"
         played = decided is sample and model.applied is not None
         chosen = sample.chosen()
-        if chosen:
+        override = sample.override
+        if override:
+            # A person's move, not the model's answer: the pill names both.
+            proposed, by = override.get("proposed"), _overrider(override)
+            text = f"{name} · {proposed} → {override.get('action')} ({by}'s override)"
+            tip = f"Call {sample.call} — the model proposed {proposed}; {by} played {override.get('action')}"
+        elif chosen:
             text = f"{name} · {chosen}" + (" · played" if played else "")
+            tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
         else:
             text = f"{name} …" if sample.streaming else f"{name} ✗"
-        tip = f"Call {sample.call}" + (" — this answer was played" if played else "")
+            tip = f"Call {sample.call}"
         result.append(Pill(sample.key, text, tip))
     return result if len(result) > 1 else []
 
@@ -320,7 +337,7 @@ def outcome_html(
         o = sample.override
         lines.append(
             colored(
-                f"Overridden by {esc(o.get('by', 'human'))}: proposed {esc(o.get('proposed'))} → "
+                f"Overridden by {esc(_overrider(o))}: proposed {esc(o.get('proposed'))} → "
                 f"played {esc(o.get('action'))}",
                 WARNING_FG,
                 bold=True,
@@ -474,6 +491,8 @@ def prompt_text(sample: Sample) -> str:
         attempt = reask.get("attempt")
         user = str(reask.get("user", "")).rstrip()
         title = f"RE-ASK · attempt {attempt}" if attempt is not None else "RE-ASK"
+        if reask.get("policy") == "same":
+            title += " · the same prompt again"
         reason = str(reask.get("reason") or "")
         if reason and reason not in user:  # after a failed call the same prompt is sent again
             title += f" · {reason}"
@@ -523,6 +542,58 @@ def reasoning_placeholder(sample: Sample) -> str:
     return "No reasoning returned" if thinking else "No reasoning recorded (thinking off)"
 
 
+# ----------------------------------------------------------------------------------------- perception
+
+
+def _calls_for(sample: Sample, purpose: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The finished and failed provider calls of ``sample`` made for ``purpose``."""
+    finished = [f for f in sample.finished if f.get("purpose") == purpose]
+    failed = [f for f in sample.failures if f.get("purpose") == purpose]
+    return finished, failed
+
+
+def perception_html(sample: Sample) -> str:
+    """Who described the board, from which template, and what the call took (tokens, cost, time)."""
+    data = sample.perception or {}
+    started = next((c for c in sample.started if c.get("purpose") == "perception"), None)
+    if not data and started is None:
+        return muted("No perception call")
+    provider = str(data.get("provider") or (started or {}).get("provider") or "?")
+    model = str(data.get("model") or (started or {}).get("model") or "")
+    name = f"<b>{esc(provider)}</b>" + (f" · {esc(model)}" if model and model != provider else "")
+    lines = [f"Described by {name} from the board image"]
+    if data.get("template"):
+        lines.append(muted(f"prompt {esc(data['template'])}"))
+    finished, failed = _calls_for(sample, "perception")
+    for call in finished:
+        cost = call.get("cost_usd")
+        lines.append(
+            f"Tokens in <b>{int(call.get('input_tokens') or 0):,}</b> · out "
+            f"<b>{int(call.get('output_tokens') or 0):,}</b> · "
+            f"cost <b>{cost_text(cost if isinstance(cost, (int, float)) else None, provider == 'sim')}</b> · "
+            f"latency <b>{float(call.get('latency_ms') or 0) / 1000:.2f} s</b>"
+        )
+    for failure in failed:
+        text = f"✗ Failed ({failure.get('kind', 'error')}): {failure.get('error', '')}"
+        lines.append(colored(esc(text), BAD_COLOR))
+    if len(finished) + len(failed) < (1 if started is not None else 0):
+        lines.append(colored("Describing the board…", ACCENT))
+    return "<br>".join(lines)
+
+
+def perception_summary(sample: Sample) -> str:
+    """The Perception section's summary: the describing model and the description's length."""
+    data = sample.perception or {}
+    bits = []
+    if data.get("model"):
+        bits.append(esc(data["model"]))
+    if data.get("error"):
+        bits.append(colored("failed", BAD_COLOR))
+    elif sample.description:
+        bits.append(f"{len(sample.description):,} chars")
+    return " · ".join(bits)
+
+
 # ---------------------------------------------------------------------------------------- parse chain
 
 
@@ -533,10 +604,10 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     for kind, data in sample.attempts:
         attempt = data.get("attempt")
         number = f"Attempt {attempt}" if attempt is not None else "Answer"
-        raw = esc(short(str(data.get("raw", ""))))
+        source = _answer_source(data)
         if kind == ev.ACTION_PARSED:
             chain = (
-                f"raw “{raw}”<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
+                f"{source}<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
                 f" → matched <b>{esc(data.get('matched'))}</b>"
             )
             executed = model.executed(sample)
@@ -547,6 +618,8 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
                 notes.append(f"<i style='color:{MUTED_COLOR};'>{esc(data['reason'])}</i>")
             if data.get("note"):
                 notes.append(colored(esc(data["note"]), WARNING_FG))
+            if isinstance(data.get("confidence"), Mapping):
+                notes.append(confidence_html(data["confidence"]))
             if executed is not None and executed != str(data.get("matched")):
                 notes.append(colored(f"executed differs: {esc(model.why_differs(sample))}", WARNING_FG))
             blocks.append(
@@ -555,7 +628,7 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
             )
         else:
             label = "unparsable" if kind == ev.ACTION_UNPARSABLE else "illegal"
-            detail = f"raw “{raw}”"
+            detail = source
             if data.get("extracted") is not None:
                 detail += f"<br>→ extracted <b>{esc(data.get('extracted'))}</b>"
             blocks.append(
@@ -565,6 +638,38 @@ def parse_chain_html(model: StepModel, sample: Sample) -> str:
     if not blocks:
         blocks.append(muted("Waiting for the answer…" if sample.streaming else "No parse recorded"))
     return "".join(blocks)
+
+
+def _answer_source(data: Mapping[str, Any]) -> str:
+    """The first link of the chain: the raw text, the JSON answer or the tool call it was read from."""
+    fmt = data.get("format")
+    if fmt == "tools" and data.get("tool_call"):
+        # "play_move({...})": the name, then the end of the arguments (where the move usually is).
+        name, _, arguments = str(data["tool_call"]).partition("(")
+        return (f"tool call <b>{esc(name)}</b><span style='font-family:monospace;'>"
+                f"({esc(short(arguments.removesuffix(')'), 80))})</span>")
+    if fmt == "tools":
+        return f"no tool call; raw “{esc(short(str(data.get('raw', ''))))}”"
+    if fmt == "json":
+        return f"JSON answer “{esc(short(str(data.get('raw', ''))))}”"
+    return f"raw “{esc(short(str(data.get('raw', ''))))}”"
+
+
+def confidence_html(confidence: Mapping[str, Any]) -> str:
+    """The model's confidence over the candidate moves (from token log-probabilities), one line."""
+    candidates = confidence.get("candidates")
+    parts = []
+    if isinstance(candidates, Mapping):
+        for move, p in list(candidates.items())[:5]:
+            text = f"{esc(move)} {float(p):.0%}"
+            parts.append(f"<b>{text}</b>" if move == confidence.get("move") else text)
+    other = confidence.get("other")
+    if isinstance(other, (int, float)) and other >= 0.005:
+        parts.append(f"other {float(other):.0%}")
+    chosen = confidence.get("chosen")
+    whole = f" · whole move {float(chosen):.0%}" if isinstance(chosen, (int, float)) else ""
+    return (f"<span style='color:{ACCENT_DARK};'>confidence (first token): " + " · ".join(parts)
+            + f"{whole}</span>")
 
 
 def parse_summary(sample: Sample) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
 import engine
 from desktop import presenter, theme
 from desktop.action_panel import ActionPanel
-from desktop.board_view import BoardView, shown_records, shown_state
+from desktop.board_area import BoardArea
+from desktop.board_view import BoardView
 from desktop.checks_view import disputes_by_target, session_tallies
 from desktop.controller import GameSetup, SeatSetup, SessionController
 from desktop.header import HeaderStrip, spend_text
 from desktop.help_dialog import ShortcutOverlay, about_box
 from desktop.menus import build_actions, install_menus
+from desktop.model.visibility import hides_other_seats, shown_records, shown_state
 from desktop.score_plot import ScorePlot
 from desktop.status import step_number
 from desktop.timeline import Timeline
@@ -111,6 +113,8 @@ class MainWindow(QMainWindow):
         self.demo_active = False
         self._demo_kwargs: dict[str, Any] = {}
         self._settings: Any = None
+        # The column sizes at normal type while zoomed (restored by Ctrl+0).
+        self._unzoomed: tuple[list[int], list[int]] | None = None
 
         self.header = HeaderStrip()
         self.demo_banner = Banner("Banner")
@@ -121,19 +125,11 @@ class MainWindow(QMainWindow):
         self.warning_banner = Banner("WarningBanner")
 
         self.board = BoardView()
-        self.board_caption = QLabel("")
-        self.board_caption.setObjectName("Muted")
-        self.board_caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.board_caption.setWordWrap(True)
-        board_box = QWidget()
-        board_layout = QVBoxLayout(board_box)
-        board_layout.setContentsMargins(0, 0, 0, 0)
-        board_layout.setSpacing(4)
-        board_layout.addWidget(self.board, 1)
         self._checks_step = 0  # the step whose verified answers the model panel shows
         self.action_panel = ActionPanel()
-        board_layout.addWidget(self.action_panel)
-        board_layout.addWidget(self.board_caption)
+        board_box = BoardArea(self.board, self.action_panel)
+        self.board_area = board_box
+        self.board_caption = board_box.caption
         # With nothing open the game area shows a welcome card instead of an empty board.
         self.welcome = WelcomeCard(demo_tip=_demo_tip())
         self.game_stack = QStackedWidget()
@@ -146,7 +142,12 @@ class MainWindow(QMainWindow):
         self.inspector = _make_inspector()
         self.timeline = Timeline()
         self.plot = ScorePlot()
-        self.plot.setMinimumHeight(110)
+        self.plot.setMinimumHeight(80)
+        # Explicit minimum widths (not the content's): larger type for a talk (zoom) must not make the
+        # window wider than the screen; the panes wrap or elide instead.
+        self.inspector.setMinimumWidth(360)
+        self.plot.setMinimumWidth(240)
+        self.header.setMinimumWidth(480)
 
         # Left column: the board above the score plot; right: the model panel at full height, where
         # prompts and reasoning need the room. The timeline spans the window below both.
@@ -194,14 +195,16 @@ class MainWindow(QMainWindow):
         self.statusBar().setContentsMargins(8, 0, 8, 0)
 
         self.acts = build_actions(self)
-        self.toolbar = install_menus(self, self.acts)
+        # Zoom, presenter mode (F5), replay playback, the caption line, GIF/MP4 export.
+        self.presenter = presenter.Presenter(self)
         self._wire()
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(30)
         self._refresh_timer.timeout.connect(self.refresh)
         self.refresh()
-        presenter.install(self)  # zoom, presenter mode (F5), replay playback, caption, GIF/MP4 export
+        self.presenter.refresh()
+        self.toolbar = install_menus(self, {**self.acts.by_id(), **self.presenter.actions})
 
     # ------------------------------------------------------------------------------------------
     # construction
@@ -237,12 +240,16 @@ class MainWindow(QMainWindow):
             self.inspector.checks.sig_marks.connect(self._on_marks)
             self.inspector.checks.sig_dispute_requested.connect(self._on_dispute)
         self.board.sig_action_refused.connect(self._on_board_refused)
+        self.board.sig_game_key.connect(c.first_key)
         # The slider counts from 0; a forked session's steps start at the fork's step.
         self.timeline.sig_scrubbed.connect(lambda position: c.scrub(c.base + position))
         self.timeline.sig_step_requested.connect(c.step)
         self.timeline.sig_run_requested.connect(c.run)
         self.timeline.sig_pause_requested.connect(c.pause)
-        self.timeline.sig_speed_changed.connect(c.set_speed)
+        self.timeline.sig_speed_changed.connect(self._on_speed)
+        player = self.presenter.player
+        self.timeline.sig_play_requested.connect(player.toggle)
+        player.sig_changed.connect(self._show_replay)
         self.timeline.sig_live_requested.connect(c.go_live)
 
         insp = self.inspector
@@ -285,6 +292,20 @@ class MainWindow(QMainWindow):
         if not self._refresh_timer.isActive():
             self._refresh_timer.start()
 
+    def _on_speed(self, delay: float) -> None:
+        """The speed box: the pace of a live game, or of a recorded game's playback."""
+        if self.timeline.replay:
+            self.presenter.player.set_speed_index(self.timeline.speed.currentIndex())
+        else:
+            self.controller.set_speed(delay)
+
+    def _show_replay(self) -> None:
+        player = self.presenter.player
+        available = player.available()
+        # The speed box shows the playback's speed only while it steers the playback.
+        self.timeline.set_replay(available, playing=player.playing,
+                                 speed_index=player.speed_index if available else None)
+
     def _replot(self) -> None:
         """Draw the score plot from the session's scores (after a new session or a step taken back)."""
         scores = self.controller.scores
@@ -324,6 +345,7 @@ class MainWindow(QMainWindow):
             highlight.append(str(pending["action"]))
         elif not (c.mode == "live" and c.following):
             highlight.extend(self._chosen_at(c.view_step).values())
+        self.board.waiting_for_first_key = c.awaiting_first_key
         panel, paths = c.person_controls()
         self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight, paths=paths)
         self.action_panel.set_panel(panel, enabled=bool(legal))
@@ -344,7 +366,13 @@ class MainWindow(QMainWindow):
         finished = c.finished_status is not None or not live or not automatic
         self.timeline.set_transport(running=c.running, can_step=live and not c.running or bool(pending),
                                     finished=finished)
-        self.plot.set_marker(None if (c.mode == "live" and c.following) else c.view_step)
+        # The plot's x is "after step N" (0: the start); the marker stands on the step shown (the
+        # decision made on the board shown is step view_step + 1), or on the end at the final board.
+        shown = step_number(c.view_step) if c.view_step < c.head else c.head
+        self.plot.set_marker(None if (c.mode == "live" and c.following) else shown)
+        self._show_replay()
+        # With nothing open there is nothing to plot: no empty axes beside the welcome card.
+        self.plot.setVisible(has_session or self.demo_active)
 
         # Header and panel controls
         info = c.header_info()
@@ -380,6 +408,8 @@ class MainWindow(QMainWindow):
         pending = c.pending
         if pending and c.following:
             return f"Proposed: {pending['action']} — click another move to override"
+        if c.awaiting_first_key and c.following:
+            return f"Press a game key to start — {c.key_hint()}"
         waiting = c.waiting_human() if c.following else None
         if waiting is not None:
             return f"Your move as {c.game.seats[waiting[0]].name} — {c.key_hint()}"
@@ -423,7 +453,8 @@ class MainWindow(QMainWindow):
             f"{theme.seat_title(int(p.get('seat', i)), p.get('seat_name'))} · {p.get('label')}"
             for i, p in enumerate(info.get("players", []))
         ]
-        self.plot.reset(labels or ["Score"], title="Score per seat" if len(labels) > 1 else "Score")
+        title = "Score per seat after each step" if len(labels) > 1 else "Score after each step"
+        self.plot.reset(labels or ["Score"], title=title)
         self._balance_columns(not info or any(p.get("kind") == "model" for p in info.get("players", [])))
         if c.pacer is not None and c.mode == "live":
             self.timeline.show_delay(c.pacer.delay)  # the speed shown is the speed played (the demo's own)
@@ -469,12 +500,32 @@ class MainWindow(QMainWindow):
             records = shown_records(c.game, everything, self._people(), c.live)
             self._prepare_checks(step, records)
             self.inspector.show_step(step, records, c.resolve)
-            self._notice_hidden(records != everything, reset=True)
+            self._notice_hidden(hides_other_seats(c.game, everything, self._people(), c.live), reset=True)
 
     def _on_marks(self, answer: tuple[str, ...], truth: tuple[str, ...]) -> None:
         """Mark a selected intermediate answer on the board, for the seat whose answer it is."""
         sample = getattr(self.inspector, "current_sample", None)
         self.board.set_marks(answer, truth, sample.seat if sample is not None else None)
+
+    def fit_zoom(self, size: QSize, factor: float) -> None:
+        """After the type changed size (zoom): keep the window at ``size`` (so never wider than the
+        screen it fitted), and let the score plot, not the board, give up the height larger type takes."""
+        self.board_area.fit_captions()  # their fixed number of lines, in the new type
+        layout = self.centralWidget().layout()
+        if layout is not None:
+            layout.activate()  # the size hints of the new type
+        if not (self.isFullScreen() or self.isMaximized()):
+            self.resize(size)  # the minimum widths are the panes' own, so the type cannot force it wider
+        if factor > 1.0:
+            if self._unzoomed is None:  # the columns as they were at normal size, for Ctrl+0
+                self._unzoomed = (self.top_split.sizes(), self.left_split.sizes())
+            total = sum(self.left_split.sizes())
+            self.left_split.setSizes([total - self.plot.minimumHeight(), self.plot.minimumHeight()])
+        elif self._unzoomed is not None:
+            top, left = self._unzoomed
+            self._unzoomed = None
+            self.top_split.setSizes(top)
+            self.left_split.setSizes(left)
 
     def scale_ticks(self, factor: float) -> None:
         """Give people more (``factor`` > 1) or less time per tick of a real-time game."""
@@ -533,7 +584,7 @@ class MainWindow(QMainWindow):
             shown = shown_records(c.game, [record], self._people(), c.live)
             for item in shown:
                 self.inspector.append_live(dict(item))
-            self._notice_hidden(shown != [record])
+            self._notice_hidden(hides_other_seats(c.game, [record], self._people(), c.live))
 
     def _notice_hidden(self, hidden: bool, *, reset: bool = False) -> None:
         """Say why the panel holds less than the session, when another seat's records are hidden."""

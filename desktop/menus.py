@@ -1,17 +1,21 @@
-"""The main window's actions, menus and toolbar.
+"""The main window's actions, menus and toolbar, built from the command declarations.
 
-Every action calls a command of the window or of its controller; nothing here decides anything.
+:mod:`desktop.model.actions` declares every command once (text, keys, menu, help); here each becomes a
+``QAction`` calling a command of the window or of its controller, and the menus and the toolbar are
+laid out in the declared order. Nothing here decides anything.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QSizePolicy, QToolBar, QWidget
+
+from desktop.model.actions import ACTIONS, MENUS, ActionSpec, in_menu, spec
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
@@ -49,65 +53,68 @@ class WindowActions:
     open_vgdl: QAction
     annotate: QAction
 
+    def by_id(self) -> dict[str, QAction]:
+        """Every action by its command's id."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
-def _action(window: QWidget, text: str, slot: Callable[[], Any], shortcut: str | None = None,
-            tip: str = "") -> QAction:
+
+def make_action(window: QWidget, declared: ActionSpec, slot: Callable[[], Any]) -> QAction:
+    """A ``QAction`` of ``window`` for the declared command, calling ``slot``. Keys a panel binds
+    (``bound=False``) are only named beside the menu text."""
+    text = declared.text
+    if declared.keys and not declared.bound:
+        text = f"{text}\t{declared.keys[0]}"
     action = QAction(text, window)
-    if shortcut is not None:
-        action.setShortcut(QKeySequence(shortcut))
+    if declared.keys and declared.bound:
+        action.setShortcuts([QKeySequence(k) for k in declared.keys])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-    if tip:
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
+    if declared.tip:
+        action.setToolTip(declared.tip)
+        action.setStatusTip(declared.tip)
     action.triggered.connect(lambda _checked=False: slot())
     window.addAction(action)
     return action
+
+
+def make_actions(window: QWidget, slots: Mapping[str, Callable[[], Any]]) -> dict[str, QAction]:
+    """The ``QAction`` of every command in ``slots`` (by its id in :data:`desktop.model.actions.ACTIONS`)."""
+    return {action_id: make_action(window, spec(action_id), slot) for action_id, slot in slots.items()}
 
 
 def build_actions(window: MainWindow) -> WindowActions:
     """Create the window's actions, connected to its commands and its controller's."""
     c = window.controller
     w = window
-    return WindowActions(
-        new=_action(w, "New game…", w.new_game, "Ctrl+N", "Start a new game"),
-        open=_action(w, "Open session…", w.open_browser, "Ctrl+O", "Browse saved sessions"),
-        fork=_action(w, "Fork from this step", w.fork, None, "Start a new session from the step shown"),
-        export=_action(w, "Export session…", w.export_session, "Ctrl+E", "Save the session as a zip archive"),
-        quit=_action(w, "Quit", w.close, "Ctrl+Q"),
-        run=_action(w, "Run / Pause", c.toggle_run, "Space", "Run or pause"),
-        step=_action(w, "Step", c.step, None, "Play one step"),
-        # Ctrl+Enter and Esc are bound by the model panel (window-wide); the menu items only name them.
-        ask=_action(w, "Ask the model\tCtrl+Enter", c.ask),
-        cancel=_action(w, "Cancel model call\tEsc", c.cancel),
-        take_over=_action(w, "Take over seat", lambda: c.take_over()),
-        hand_back=_action(w, "Hand back seat", lambda: c.hand_back()),
-        undo=_action(w, "Undo move", lambda: c.undo(), "Ctrl+Z",
-                     "Take back your last move (single-player games; the session records it)"),
-        prev=_action(w, "Previous step", lambda: c.scrub_by(-1), "["),
-        next=_action(w, "Next step", lambda: c.scrub_by(1), "]"),
-        first=_action(w, "First step", lambda: c.scrub(c.base)),
-        live=_action(w, "Go to live / last step", w.go_end),
-        keys=_action(w, "Keyboard shortcuts", w.overlay.toggle, "F1", "Keys of the app and of every game"),
-        about=_action(w, "About PlayTrace", w.about),
-        demo=_action(w, "Play the demo", lambda: w.start_demo(), None,
-                     "Watch the simulated model play (offline, free)"),
-        add_model=_action(w, "Add a real model…", w.add_real_model, None,
-                          "Enter an API key or a local server address"),
-        slower=_action(w, "Slower ticks (real time)", lambda: w.scale_ticks(2.0), "Ctrl+Alt+Down",
-                       "Give people twice as long per tick in Pong, Surround and other real-time games"),
-        faster=_action(w, "Faster ticks (real time)", lambda: w.scale_ticks(0.5), "Ctrl+Alt+Up",
-                       "Halve people's time per tick in real-time games"),
-        tournament=_action(w, "Round-robin…", lambda: _open_tournament(w), "Ctrl+Shift+R",
-                           "Play every pair of players against each other and score them (GameBot)"),
-        open_tasks=_action(w, "Open task set…", lambda: _open_task_set(w), "Ctrl+Shift+O",
-                           "View an LVLM-Playground task set and every player's answers, or take it"),
-        run_study=_action(w, "Run study…", lambda: _run_study(w), None,
-                          "Run a human-baseline study file with a participant, full screen"),
-        open_vgdl=_action(w, "Open VGDL game…", lambda: _open_vgdl(w), "Ctrl+Shift+G",
-                          "Play a game written in VGDL (GVGAI) from its game and level files"),
-        annotate=_action(w, "Annotate steps", lambda: _annotate(w), "Ctrl+L",
-                         "Label the steps of this session, dispute verdicts and write notes"),
-    )
+    slots: dict[str, Callable[[], Any]] = {
+        "new": w.new_game,
+        "open": w.open_browser,
+        "fork": w.fork,
+        "export": w.export_session,
+        "quit": w.close,
+        "run": c.toggle_run,
+        "step": c.step,
+        "ask": c.ask,  # Ctrl+Enter and Esc are bound by the model panel; the menu items name them
+        "cancel": c.cancel,
+        "take_over": lambda: c.take_over(),
+        "hand_back": lambda: c.hand_back(),
+        "undo": lambda: c.undo(),
+        "prev": lambda: c.scrub_by(-1),
+        "next": lambda: c.scrub_by(1),
+        "first": lambda: c.scrub(c.base),
+        "live": w.go_end,
+        "keys": w.overlay.toggle,
+        "about": w.about,
+        "demo": lambda: w.start_demo(),
+        "add_model": w.add_real_model,
+        "slower": lambda: w.scale_ticks(2.0),
+        "faster": lambda: w.scale_ticks(0.5),
+        "tournament": lambda: _open_tournament(w),
+        "open_tasks": lambda: _open_task_set(w),
+        "run_study": lambda: _run_study(w),
+        "open_vgdl": lambda: _open_vgdl(w),
+        "annotate": lambda: _annotate(w),
+    }
+    return WindowActions(**make_actions(w, slots))
 
 
 def _run_study(window: MainWindow) -> None:
@@ -140,36 +147,33 @@ def _open_task_set(window: MainWindow) -> None:
     choose_task_set(window)
 
 
-def _fill(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
-    for act in actions:
-        if act is None:
-            menu.addSeparator()
-        else:
-            menu.addAction(act)
-
-
-def install_menus(window: MainWindow, acts: WindowActions) -> QToolBar:
-    """Add the menu bar's menus and the main toolbar to ``window``; returns the toolbar."""
-    menu = window.menuBar()
-    _fill(menu.addMenu("&File"), (acts.new, acts.open, acts.open_tasks, acts.open_vgdl, None,
-                                  acts.run_study, None, acts.fork, acts.export, None,
-                                  acts.quit))
-    _fill(menu.addMenu("&Play"), (acts.run, acts.step, acts.undo, None, acts.ask, acts.cancel, None,
-                                  acts.take_over, acts.hand_back, None, acts.slower, acts.faster, None,
-                                  acts.tournament))
-    _fill(menu.addMenu("&View"), (acts.prev, acts.next, acts.first, acts.live, None, acts.annotate))
-    _fill(menu.addMenu("&Models"), (acts.add_model,))
-    _fill(menu.addMenu("&Help"), (acts.demo, None, acts.keys, acts.about))
-
+def install_menus(window: QMainWindow, actions: Mapping[str, QAction]) -> QToolBar:
+    """Build the menu bar and the main toolbar from the declarations (:data:`ACTIONS`), with the
+    ``actions`` made for them (a declared command without an action here is left out)."""
+    bar_menu = window.menuBar()
+    for name in MENUS:
+        menu = bar_menu.addMenu(f"&{name}")
+        for declared in in_menu(name):
+            action = actions.get(declared.id)
+            if action is None:
+                continue
+            if declared.separated and menu.actions():
+                menu.addSeparator()
+            menu.addAction(action)
     bar = QToolBar("Main")
     bar.setMovable(False)
     bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    for act in (acts.new, acts.open, acts.fork, acts.export):
-        bar.addAction(act)
-    spacer = QWidget()
-    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    bar.addWidget(spacer)
-    bar.addAction(acts.add_model)
-    bar.addAction(acts.keys)
+    spaced = False
+    for declared in ACTIONS:
+        action = actions.get(declared.id)
+        if not declared.toolbar or action is None:
+            continue
+        if not spaced and declared.menu in ("Models", "Help"):
+            # The window's own commands on the left; models and help on the right.
+            spacer = QWidget()
+            spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            bar.addWidget(spacer)
+            spaced = True
+        bar.addAction(action)
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
     return bar

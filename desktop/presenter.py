@@ -33,17 +33,17 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QKeyEvent,
-    QKeySequence,
     QPainter,
     QPaintEvent,
 )
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QProgressBar, QWidget
 
 from desktop import theme
-from desktop.board_view import shown_records, shown_state
+from desktop.model.visibility import shown_records, shown_state
 from desktop.status import position_text
 from desktop.timeline import DEFAULT_SPEED, SPEEDS
 from desktop.video_export import caption_of, fit_lines
+from desktop.widgets import ElidedLabel
 from engine import events as ev
 from engine.players import HUMAN
 
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from desktop.controller import SessionController
     from desktop.main_window import MainWindow
 
-__all__ = ["ZOOM_STEPS", "Presenter", "PresenterView", "ReplayPlayer", "StepView", "install", "step_view"]
+__all__ = ["ZOOM_STEPS", "Presenter", "PresenterView", "ReplayPlayer", "StepView", "step_view"]
 
 #: The zoom factors Ctrl+= and Ctrl+- move between.
 ZOOM_STEPS: tuple[float, ...] = (0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
@@ -113,12 +113,13 @@ def step_view(c: SessionController) -> StepView | None:
     state = shown_state(c.game, state, people, c.live)
     names = [s.name for s in c.game.seats]
     records = shown_records(c.game, c.records_for(k), people, c.live)
-    caption = caption_of(records, names)
+    models = set(c.model_seats())
+    caption = caption_of(records, names, models)
     reasoning = _reasoning(records)
     highlight = () if following_live else _chosen(records)
     if not caption and k > c.base:
         before = shown_records(c.game, c.records_for(k - 1), people, c.live)
-        last = caption_of(before, names)
+        last = caption_of(before, names, models)
         if last:
             caption = f"Last move: {last}"
             reasoning = reasoning or _reasoning(before)
@@ -487,14 +488,13 @@ class Presenter(QObject):
         self.exporting: asyncio.Task[Any] | None = None
 
         # The caption line under the board: the decision made on the board shown, and why.
-        self.caption = QLabel("")
+        # One line (elided, the whole text in its tooltip) of a fixed height: the board never moves as
+        # a rationale comes, goes or grows.
+        self.caption = ElidedLabel("")
         self.caption.setObjectName("RationaleCaption")
-        self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption.setStyleSheet(f"QLabel#RationaleCaption {{ color: {theme.TEXT}; font-style: italic; }}")
-        layout = window.board_caption.parentWidget().layout() if window.board_caption.parentWidget() else None
-        if layout is not None:
-            layout.addWidget(self.caption)
+        window.board_area.add_caption(self.caption, lines=1)
 
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -524,65 +524,22 @@ class Presenter(QObject):
 
     # -- actions --------------------------------------------------------------------------------
 
-    def _action(self, text: str, slot: Any, keys: tuple[str, ...] = (), tip: str = "") -> QAction:
-        action = QAction(text, self.window)
-        if keys:
-            action.setShortcuts([QKeySequence(k) for k in keys])
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.window.addAction(action)
-        return action
-
     def _make_actions(self) -> dict[str, QAction]:
-        acts = {
-            "zoom_in": self._action("Zoom in", lambda: self.zoom_by(1), ("Ctrl+=", "Ctrl++")),
-            "zoom_out": self._action("Zoom out", lambda: self.zoom_by(-1), ("Ctrl+-",)),
-            "zoom_reset": self._action("Actual size", lambda: self.zoom_by(0), ("Ctrl+0",)),
-            "presenter": self._action(
-                "Presenter mode",
-                self.toggle,
-                ("F5",),
-                "Board and reasoning only, in large type (F5 or Esc leaves)",
-            ),
-            # Space runs or pauses a live game (the window's Run / Pause); this one plays a replay and
-            # is enabled only when there is no live game, so the two never share the key.
-            "play": self._action(
-                "Play / Pause replay", self.player.toggle, ("Space",), "Play the replay step by step"
-            ),
-            "faster": self._action("Play faster", self.player.faster, (">", "Shift+>", ".")),
-            "slower": self._action("Play slower", self.player.slower, ("<", "Shift+<", ",")),
-            "export_video": self._action(
-                "Export animation (GIF, MP4)…",
-                self.export_animation,
-                ("Ctrl+Shift+E",),
-                "Save the boards and each decision's rationale as a GIF or an MP4",
-            ),
-        }
-        menus = {a.text().replace("&", ""): a.menu() for a in self.window.menuBar().actions() if a.menu()}
-        view_menu, file_menu = menus.get("View"), menus.get("File")
-        if view_menu is not None:
-            view_menu.addSeparator()
-            for name in ("play", "faster", "slower"):
-                view_menu.addAction(acts[name])
-            view_menu.addSeparator()
-            for name in ("zoom_in", "zoom_out", "zoom_reset", "presenter"):
-                view_menu.addAction(acts[name])
-        if file_menu is not None:
-            export = getattr(self.window.acts, "export", None)
-            actions = file_menu.actions()
-            after = (
-                actions[actions.index(export) + 1]
-                if export in actions and actions[-1] is not export
-                else None
-            )
-            if after is not None:
-                file_menu.insertAction(after, acts["export_video"])
-            else:
-                file_menu.addAction(acts["export_video"])
-        return acts
+        """Presenter mode's commands (declared in :mod:`desktop.model.actions`; the window puts them in
+        its menus). Space plays a replay only when there is no live game (the window's Run / Pause
+        has the key then), so the two never share it."""
+        from desktop.menus import make_actions
+
+        return make_actions(self.window, {
+            "zoom_in": lambda: self.zoom_by(1),
+            "zoom_out": lambda: self.zoom_by(-1),
+            "zoom_reset": lambda: self.zoom_by(0),
+            "presenter": self.toggle,
+            "play": self.player.toggle,
+            "faster_replay": self.player.faster,
+            "slower_replay": self.player.slower,
+            "export_video": self.export_animation,
+        })
 
     # -- zoom -----------------------------------------------------------------------------------
 
@@ -592,7 +549,10 @@ class Presenter(QObject):
         return float(app.property("playtrace_zoom") or 1.0) if app is not None else 1.0
 
     def set_zoom(self, factor: float, *, remember: bool = True) -> None:
+        size = self.window.size()
         apply_zoom(self.window, factor)
+        # Larger type, same window: it never widens itself past the screen, and the board keeps its room.
+        self.window.fit_zoom(size, factor)
         if remember:
             try:
                 settings = self.window._app_settings()
@@ -648,6 +608,7 @@ class Presenter(QObject):
             return
         w = self.window
         self.active = False
+        self.player.pause()  # the replay played for the audience stops with presenter mode
         self.view.hide()
         for bar, visible in self._restore.get("bars", ()):
             bar.setVisible(visible)
@@ -687,7 +648,8 @@ class Presenter(QObject):
         self._refresh_timer.stop()
         view = step_view(self.controller)
         self.caption.setText(view.caption if view is not None else "")
-        self.caption.setVisible(bool(view and view.caption))
+        # Shown (empty or not) whenever a game is: a caption that appears and disappears moves the board.
+        self.caption.setVisible(self.controller.game is not None)
         self.actions["play"].setEnabled(self.player.available())
         self.actions["export_video"].setEnabled(self.controller.folder is not None and self.exporting is None)
         if self.active:
@@ -751,11 +713,3 @@ class Presenter(QObject):
         self.exporting = None
         self.progress.hide()
         self.refresh()
-
-
-def install(window: MainWindow) -> Presenter:
-    """Add zoom, presenter mode, replay playback, the caption line and animation export to ``window``."""
-    presenter = Presenter(window)
-    window.presenter = presenter  # type: ignore[attr-defined]
-    presenter.refresh()
-    return presenter

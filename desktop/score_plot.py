@@ -15,7 +15,7 @@ import pyqtgraph as pg  # noqa: E402
 import PySide6.QtWidgets  # noqa: E402,F401  (pyqtgraph picks the binding that is already imported)
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QFont  # noqa: E402
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from desktop import theme  # noqa: E402
 
@@ -57,6 +57,8 @@ class ScorePlot(QFrame):
         self._marker_step: int | None = None
 
         self.title = QLabel("Score")
+        # The legend line never sets the plot's width (a long one is cut at the plot's edge).
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setObjectName("Muted")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.plot = pg.PlotWidget(background=theme.PANEL)

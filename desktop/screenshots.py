@@ -487,20 +487,13 @@ def main(argv: list[str] | None = None) -> int:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if not os.environ.get("PLAYTRACE_HOME"):
         os.environ["PLAYTRACE_HOME"] = tempfile.mkdtemp(prefix="playtrace-shots-")
-    import qasync
+    from desktop import qt_app
 
-    from desktop.app import create_app
-
-    app = create_app()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
     docs = bool(games or args.study or args.annotate)
-    with loop:
-        if docs:
-            saved = loop.run_until_complete(take_docs(args.out_dir, games, study=args.study,
-                                                      annotate=args.annotate))
-        else:
-            saved = loop.run_until_complete(take(args.out_dir))
+    if docs:
+        saved = qt_app.run(take_docs(args.out_dir, games, study=args.study, annotate=args.annotate))
+    else:
+        saved = qt_app.run(take(args.out_dir))
     for path in saved:
         print(path)
     return 0

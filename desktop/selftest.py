@@ -1,10 +1,12 @@
 """``playtrace --self-test``: checks an installation (a bundle on an annotator's machine) offscreen.
 
-Every game the registry finds is drawn, then played once by the simulated model (``sim``) and once by
-``random`` for at most :data:`MAX_STEPS` steps; each game is recorded as a session in a temporary folder,
-read back, and its last state rebuilt from the record. Games the registry lists as unavailable here
-(an optional extra that is not installed) are reported and skipped, not failed. One line is printed
-per check, then a verdict; the exit code is 0 when nothing failed.
+Every game the registry finds is drawn, then played once by the simulated model (``sim``), once by
+``random`` and, when it has more than one seat, once by ``sim`` against the game's default opponent
+(the report names it: Stockfish in chess where it is installed) for at most :data:`MAX_STEPS` steps,
+each on the app's own event loop (:func:`desktop.qt_app.run`); each game is recorded as a session in
+a temporary folder, read back, and its last state rebuilt from the record. Games the registry lists
+as unavailable here (an optional extra that is not installed) are reported and skipped, not failed. One line
+is printed per check, then a verdict; the exit code is 0 when nothing failed.
 
 Nothing is drawn on screen: Qt's ``offscreen`` platform is used unless a Qt application already runs
 (or ``QT_QPA_PLATFORM`` says otherwise). Nothing is written outside the temporary folder.
@@ -12,7 +14,6 @@ Nothing is drawn on screen: Qt's ``offscreen`` platform is used unless a Qt appl
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import tempfile
@@ -92,9 +93,9 @@ def _ensure_gui() -> str:
 
     if QGuiApplication.instance() is None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import renderers
+        from desktop.qt_app import create_app
 
-    renderers.ensure_gui_app()
+        create_app()  # the app's own QApplication: games are played on its event loop
     return QGuiApplication.platformName()
 
 
@@ -168,18 +169,35 @@ def _check_draw(report: _Report, game_id: str) -> None:
         detail.append(f"{DRAW_SIZE[0]}×{DRAW_SIZE[1]} by {kind}")
 
 
-def _check_play(report: _Report, game_id: str, spec: str, root: Path, max_steps: int) -> None:
+def _play(
+    report: _Report, name: str, game_id: str, specs: list[str], root: Path, max_steps: int,
+    *, opponent: bool = False,
+) -> None:
+    """Play ``game_id`` with ``specs`` on the app's event loop (:func:`desktop.qt_app.run`, the loop
+    the window runs on, so a bot's worker thread meets what it meets in the app), record it, read the
+    session back and rebuild its last state. With ``opponent``, the second seat's player is named in
+    the report, and a player whose label changed into another while playing (a bot that fell back from
+    an engine that failed) fails the check; a label that only grows (an engine naming its version) is
+    the same player."""
+    from desktop import qt_app
     from desktop.episode import png_renderer, start_episode
     from sessions import load_session
 
-    with report.check(f"{game_id} {spec}") as detail:
+    with report.check(name) as detail:
         episode = start_episode(
-            game_id, [spec], root=root, seed=0, max_steps=max_steps, render=png_renderer(game_id, 256),
-            model_options={"latency": 0}, title=f"self-test {game_id} {spec}",
+            game_id, specs, root=root, seed=0, max_steps=max_steps, render=png_renderer(game_id, 256),
+            model_options={"latency": 0}, title=f"self-test {game_id} {' '.join(specs)}",
         )
-        result = asyncio.run(episode.run())
+        players = episode.match.players
+        before = [p.label for p in players]
+        result = qt_app.run(episode.run())
         if result.status not in ("completed", "max_steps"):
             raise CheckFailed(f"the game ended as {result.status!r} after {result.steps} steps")
+        if opponent:
+            label = players[1].label
+            if not label.startswith(before[1]):  # "Stockfish" may become "Stockfish 16", not another
+                raise CheckFailed(f"the default opponent {specs[1]!r} ({before[1]}) became {label!r}")
+            detail.append(f"against {specs[1]} ({label})")
         session = load_session(episode.path)
         if session.game_id != game_id or len(session.steps) != result.steps:
             raise CheckFailed(
@@ -190,6 +208,28 @@ def _check_play(report: _Report, game_id: str, spec: str, root: Path, max_steps:
         if rebuilt.to_json() != result.final_state.to_json():
             raise CheckFailed("the last state rebuilt from the session differs from the state played")
         detail.append(f"{result.steps} steps, {result.status}, session written and read back")
+
+
+def _check_play(report: _Report, game_id: str, spec: str, root: Path, max_steps: int) -> None:
+    _play(report, f"{game_id} {spec}", game_id, [spec], root, max_steps)
+
+
+def _check_opponent(report: _Report, game_id: str, root: Path, max_steps: int) -> None:
+    """The simulated model against the game's default opponent in every other seat (the opponent a
+    new game offers: Stockfish in chess where it is installed), long enough for the opponent to act."""
+    import engine
+
+    try:
+        game = engine.make(game_id)
+    except Exception:  # noqa: BLE001  (the check below reports it)
+        seats, opponent = 2, "random"
+    else:
+        seats, opponent = game.num_seats, type(game).default_opponent
+        if seats < 2:
+            return  # a one-seat game has no opponent
+    steps = max(max_steps, 2 * seats)
+    _play(report, f"{game_id} opponent", game_id, ["sim"] + [opponent] * (seats - 1), root, steps,
+          opponent=True)
 
 
 def self_test(
@@ -223,6 +263,7 @@ def self_test(
             _check_draw(report, entry.id)
             for spec in PLAYERS:
                 _check_play(report, entry.id, spec, Path(tmp), max_steps)
+            _check_opponent(report, entry.id, Path(tmp), max_steps)
     elapsed = time.perf_counter() - started
     verdict = "PASSED" if report.failed == 0 else "FAILED"
     print(

@@ -24,6 +24,9 @@ from engine.steering import SpendMeter
 #: Harness options a model player accepts (a fork or a re-opened session reuses them).
 MODEL_OPTION_KEYS = (
     "perception",
+    "perception_model",
+    "action_format",
+    "logprobs",
     "image_labels",
     "memory",
     "reflection",
@@ -260,12 +263,21 @@ class SessionModel:
         self.scores.append((state.step, scores))
 
     def undo_state(self) -> None:
-        """A live step was taken back: the head goes back one state (its records stay)."""
+        """A live step was taken back: the head goes back one state. The session file keeps the
+        undone decision; the view drops it (only the undo itself stays), so the model panel never shows
+        a move that is no longer on the board, and the step decided again starts clean."""
         if len(self.states) > 1:
             self.states.pop()
             self.state_json.pop()
             if len(self.scores) > 1:
                 self.scores.pop()
+            head = len(self.states) - 1
+            for k in [k for k in self.records if k >= head]:
+                kept = [r for r in self.records[k] if r.get("type") == ev.UNDO]
+                if kept:
+                    self.records[k] = kept
+                else:
+                    del self.records[k]
 
     # -- records --------------------------------------------------------------------------------
 

@@ -34,8 +34,9 @@ from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
 import engine
-from desktop.board_view import shown_state
+from desktop import qt_app
 from desktop.controller import SessionController
+from desktop.model.visibility import shown_state
 from desktop.session_model import GameSetup, SeatSetup
 from desktop.study_pages import (
     LEAVE_KEYS,
@@ -590,10 +591,7 @@ OPEN_FLOWS: list[StudyWindow] = []
 
 def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
     """Run the participant flow full screen until the experimenter closes it; returns the exit code."""
-    import qasync
-
-    from desktop.app import create_app
-    from desktop.cli_common import EXIT_FAILURE, EXIT_OK, UsageError, err
+    from desktop.cli.common import EXIT_FAILURE, EXIT_OK, UsageError, err
     from desktop.crash import setup_logging
 
     if participant is not None and participant in folder.participant_ids():
@@ -605,7 +603,7 @@ def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
             err(f"{participant} has finished this study already (results in {folder.root})")
             return EXIT_FAILURE
     setup_logging()
-    app = create_app()
+    app = qt_app.create_app()
     app.setQuitOnLastWindowClosed(False)
     window = StudyWindow(folder, participant)
     window.showFullScreen()
@@ -617,7 +615,7 @@ def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
         await window.controller.close()
 
     try:
-        qasync.run(run())
+        qt_app.run(run())
     except KeyboardInterrupt:
         return 130
     print(f"results in {folder.root}")
@@ -626,7 +624,7 @@ def run_study(folder: ResultsFolder, participant: str | None = None) -> int:
 
 def choose_study(window: Any) -> None:
     """*File → Run study…*: choose a study file and a results folder, then open the flow full screen."""
-    from desktop.cli_common import default_root
+    from desktop.cli.common import default_root
     from engine.study import StudyError, check_games, load_study
 
     name, _ = QFileDialog.getOpenFileName(window, "Run study — choose the study file", "",

@@ -15,7 +15,7 @@ from typing import Any
 
 from desktop.episode import start_episode
 from engine.study import Block, Study
-from sessions.study_results import Progress, ResultsFolder
+from sessions.study_results import ParticipantBusy, Progress, ResultsFolder
 
 
 def simulated_answers(study: Study, block: Block, participant: str) -> dict[str, Any]:
@@ -54,28 +54,44 @@ async def play_block(folder: ResultsFolder, progress: Progress, block: Block, pl
 
 
 async def simulate(folder: ResultsFolder, participants: int, player: str,
-                   on_block: Callable[[str, Block], None] | None = None) -> list[Progress]:
+                   on_block: Callable[[str, Block], None] | None = None,
+                   on_skip: Callable[[str], None] | None = None) -> list[Progress]:
     """Run ``participants`` participants (``P001``…) through the study with ``player``; those already
-    in the folder continue where they stopped. Returns every participant's progress."""
+    in the folder continue where they stopped, those another process is running now are left to it
+    (``on_skip``). Returns the progress of every participant run here."""
     out = []
     for n in range(1, participants + 1):
         pid = f"P{n:03d}"
-        progress = folder.progress(pid)
-        blocks = folder.blocks(progress)
-        for block in blocks[progress.next_block:]:
-            if block.plays:
-                status = await play_block(folder, progress, block, player)
-                attempt = next(b for b in reversed(progress.blocks) if b.get("kind") == "attempt")
-                progress.blocks.remove(attempt)
-                progress.done(block, session=attempt["session"], status=status)
-            elif block.kind == "questionnaire":
-                progress.done(block, answers=simulated_answers(folder.study, block, pid))
-            else:
-                progress.done(block)
-            if block.kind == "thanks":
-                progress.finished = True
-            folder.save(progress)
-            if on_block is not None:
-                on_block(pid, block)
-        out.append(progress)
+        try:
+            folder.claim(pid)  # another process simulating into this folder runs the others
+        except ParticipantBusy:
+            if on_skip is not None:
+                on_skip(pid)
+            continue
+        try:
+            out.append(await _participant(folder, pid, player, on_block))
+        finally:
+            folder.release(pid)
     return out
+
+
+async def _participant(folder: ResultsFolder, pid: str, player: str,
+                       on_block: Callable[[str, Block], None] | None) -> Progress:
+    progress = folder.progress(pid)
+    blocks = folder.blocks(progress)
+    for block in blocks[progress.next_block:]:
+        if block.plays:
+            status = await play_block(folder, progress, block, player)
+            attempt = next(b for b in reversed(progress.blocks) if b.get("kind") == "attempt")
+            progress.blocks.remove(attempt)
+            progress.done(block, session=attempt["session"], status=status)
+        elif block.kind == "questionnaire":
+            progress.done(block, answers=simulated_answers(folder.study, block, pid))
+        else:
+            progress.done(block)
+        if block.kind == "thanks":
+            progress.finished = True
+        folder.save(progress)
+        if on_block is not None:
+            on_block(pid, block)
+    return progress

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from renderers.base import THEME
+
 ACCENT = "#2f6fd6"
 ACCENT_DARK = "#2457ab"
 ACCENT_SOFT = "#e4edfb"
@@ -31,8 +33,10 @@ WARNING_FG = "#7a5300"
 ERROR_FG = "#b42318"
 SUCCESS = "#1f8a4c"
 
-#: One colour per seat (plots, badges); seat 0 uses the accent so single-player games look calm.
-SEAT_COLOURS = ("#2f6fd6", "#d9822b", "#1f8a4c", "#9b59b6", "#c0392b", "#16a085")
+#: One colour per seat (plots, badges, the header's dots): the boards' own seat colours first
+#: (:attr:`renderers.base.Theme.player_colors`: X blue, O rose), so a seat is one colour on the board,
+#: in the header and in the plot; then more for games of many seats.
+SEAT_COLOURS = (*THEME.player_colors, "#1f8a4c", "#9b59b6", "#d9822b", "#16a085")
 
 #: Badge colours per player kind (background, foreground).
 KIND_BADGES = {

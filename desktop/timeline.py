@@ -75,6 +75,7 @@ class Timeline(QFrame):
     sig_pause_requested = Signal()
     sig_speed_changed = Signal(float)
     sig_live_requested = Signal()
+    sig_play_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,9 +97,15 @@ class Timeline(QFrame):
         self.run_btn.setToolTip("Play automatically (Space)")
         self.pause_btn = QPushButton("Pause")
         self.pause_btn.setToolTip("Pause after the current step (Space)")
-        for btn in (self.step_btn, self.run_btn, self.pause_btn):
+        # A recorded game plays back with one button (Space), at the speed the box beside it shows.
+        self.play_btn = QPushButton("▶ Play")
+        self.play_btn.setObjectName("Primary")
+        self.play_btn.setToolTip("Play the recorded game step by step, or pause it (Space)")
+        for btn in (self.step_btn, self.run_btn, self.pause_btn, self.play_btn):
             btn.setFocusPolicy(Qt.FocusPolicy.TabFocus)
             btn.setMinimumWidth(64)
+        self.play_btn.setMinimumWidth(self.play_btn.fontMetrics().horizontalAdvance("❚❚ Pause") + 28)
+        self._replay = False
 
         self.slider = JumpSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
@@ -133,6 +140,7 @@ class Timeline(QFrame):
         row.addWidget(self.step_btn)
         row.addWidget(self.run_btn)
         row.addWidget(self.pause_btn)
+        row.addWidget(self.play_btn)
         row.addSpacing(10)
         row.addWidget(self.slider, 1)
         row.addWidget(self.step_label)
@@ -146,6 +154,7 @@ class Timeline(QFrame):
         self.run_btn.clicked.connect(self.sig_run_requested)
         self.pause_btn.clicked.connect(self.sig_pause_requested)
         self.live_btn.clicked.connect(self.sig_live_requested)
+        self.play_btn.clicked.connect(self.sig_play_requested)
         self.speed.currentIndexChanged.connect(lambda _i: self.sig_speed_changed.emit(self.delay))
         # The pill is as wide as its widest text, so switching Live / Reviewing never moves the slider.
         widths = []
@@ -199,10 +208,42 @@ class Timeline(QFrame):
         self.mode_pill.setText(text)
         self.mode_pill.setStyleSheet(f"QLabel#ModePill {{ background: {bg}; color: {fg}; }}")
         self.mode_pill.setMinimumWidth(max(64, getattr(self, "_pill_width", 0)))
-        self.live_btn.setVisible(mode == "live" and not following)
-        transport = mode == "live"
-        for widget in (self.step_btn, self.run_btn, self.pause_btn, self.speed, self.speed_label):
-            widget.setVisible(transport)
+        self.live_btn.setVisible(mode == "live" and not following and not self._replay)
+        self._mode = mode
+        self._show_transport()
+
+    def set_replay(self, available: bool, *, playing: bool = False, speed_index: int | None = None) -> None:
+        """Whether a recorded game can be played back here (then Play / Pause and the speed box stand
+        in for Step / Run / Pause), whether it plays, and the speed it plays at."""
+        self._replay = available
+        self.play_btn.setText("❚❚ Pause" if playing else "▶ Play")
+        self.play_btn.setToolTip(
+            ("Pause the playback (Space)" if playing else "Play the recorded game step by step (Space)")
+            + (f" at {SPEEDS[speed_index][0]}" if speed_index is not None else "")
+        )
+        if speed_index is not None and speed_index != self.speed.currentIndex():
+            self.speed.blockSignals(True)
+            self.speed.setCurrentIndex(speed_index)
+            self.speed.blockSignals(False)
+        self._show_transport()
+
+    @property
+    def replay(self) -> bool:
+        """Whether the controls play back a recorded game (else they steer a live one)."""
+        return self._replay
+
+    def _show_transport(self) -> None:
+        mode = getattr(self, "_mode", "idle")
+        live = mode == "live" and not self._replay
+        for widget in (self.step_btn, self.run_btn, self.pause_btn):
+            widget.setVisible(live)
+        self.play_btn.setVisible(self._replay)
+        for widget in (self.speed, self.speed_label):
+            widget.setVisible(live or self._replay)
+        if mode == "idle":
+            self.step_label.setText("No game open")
+        elif self.step_label.text() == "No game open":
+            self._update_label()
 
     def set_transport(self, *, running: bool, can_step: bool, finished: bool) -> None:
         """Enable the transport buttons that make sense now."""
@@ -221,6 +262,9 @@ class Timeline(QFrame):
     # -- internals ------------------------------------------------------------------------------
 
     def _update_label(self) -> None:
+        if getattr(self, "_mode", "") == "idle":
+            self.step_label.setText("No game open")
+            return
         # Step N is the decision made on the N-th board (see desktop.status.step_number).
         head = self._base + self._count
         self.step_label.setText(position_text(self._base + self.slider.value(), head, live=self._live))

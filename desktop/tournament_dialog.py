@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 import engine
 from desktop import theme
-from desktop.cli_tournament import DASH, default_folder, fmt, write_results
+from desktop.cli.tournament import DASH, default_folder, fmt, write_results
 from engine.roster import bots_for
 from engine.tournament import (
     MatchRecord,

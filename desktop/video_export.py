@@ -20,7 +20,7 @@ import dataclasses
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter
 
 from desktop.status import position_text, step_number
 from engine import events as ev
+from engine.players import HUMAN, MODEL
+from sessions import publish_file
 
 __all__ = [
     "FORMATS",
@@ -80,10 +82,13 @@ def rationale_sentence(text: Any, limit: int = 160) -> str:
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
 
 
-def caption_of(records: Iterable[Mapping[str, Any]], seat_names: Sequence[str]) -> str:
+def caption_of(
+    records: Iterable[Mapping[str, Any]], seat_names: Sequence[str], model_seats: Collection[int] = ()
+) -> str:
     """The caption of one step: who chose what, and why (the decision's rationale, one sentence).
 
-    ``records`` are the step's events (as a session or the app's session model gives them).
+    ``records`` are the step's events (as a session or the app's session model gives them). A person's
+    move at one of ``model_seats`` (a person took the model's seat over) says so.
     """
     parts: list[str] = []
     for record in records:
@@ -96,6 +101,8 @@ def caption_of(records: Iterable[Mapping[str, Any]], seat_names: Sequence[str]) 
         if action is None:
             continue
         head = f"{name} plays {action}" if name else f"plays {action}"
+        if data.get("source") == HUMAN and seat in model_seats:
+            head += " (a person took over)"
         why = rationale_sentence(data.get("rationale"))
         parts.append(f"{head} — “{why}”" if why else head)
     return " · ".join(parts)
@@ -186,6 +193,16 @@ def prepare() -> None:
     font_family()
 
 
+def _model_seats(session: Any) -> set[int]:
+    """The seats a model plays in ``session`` (from its manifest)."""
+    players = session.manifest.get("players") or []
+    return {
+        int(p.get("seat", i))
+        for i, p in enumerate(players)
+        if isinstance(p, Mapping) and p.get("kind") == MODEL
+    }
+
+
 def _seat_names(session: Any) -> list[str]:
     try:
         return [s.name for s in session.game().seats]
@@ -274,12 +291,13 @@ def frames(plan: VideoPlan, size: tuple[int, int] = DEFAULT_SIZE) -> Iterable[np
     session = plan.session
     renderer = renderers.get(session.game_id)
     names = _seat_names(session)
+    models = _model_seats(session)
     head = plan.base + int(session.num_steps)
     for step in range(plan.first, plan.last + 1):
         index = step - plan.base
         state = session.state_at(index)
         records = session.events_for_step(index) if step < head else []
-        caption = caption_of(records, names)
+        caption = caption_of(records, names, models)
         if step == head:
             result = (session.summary() or {}).get("result") or ""
             caption = result or ("" if session.finished else "The recording ends here")
@@ -325,6 +343,7 @@ def export_video(
                 write(frame)
                 if progress is not None:
                     progress(done, total)
+        publish_file(tmp)  # a GIF or video is for sharing: the umask's permissions, not mkstemp's 0600
         os.replace(tmp, out)
     finally:
         with contextlib.suppress(FileNotFoundError):

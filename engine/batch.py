@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from engine import events as ev
 from engine.core import Game
 from engine.events import Event
+from engine.llm.base import ModelUnusable
 from engine.llm.keys import redact
 from engine.llm.limits import RateLimits
 from engine.llm.pool import ClientPool
@@ -102,6 +103,11 @@ def build_players(
         if clients is not None and opts.get("client") is None and _pooled(spec):
             timeout_s = opts.get("timeout_s")
             opts["client"], opts["model"] = clients.lease(spec, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
+            describer = str(opts.get("perception_model") or "").strip()
+            if opts.get("perception") == "describe" and _pooled(describer) and describer != spec:
+                # The model that describes the board shares the pool's clients too.
+                opts["perception_client"], opts["perception_model_name"] = clients.lease(
+                    describer, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
         players.append(make_player(spec, game, seed=seat_seed, **opts))
     return players
 
@@ -397,6 +403,8 @@ class BatchOutcome:
         budget_stopped: The batch budget was exceeded.
         failed_calls_stopped: A model seat forfeited because its calls kept failing (the harness's
             ``max_failed_calls``), so the batch started no more episodes: why, as one sentence.
+        model_unusable: A model cannot be used at all (a rejected key, an unknown model name): the
+            provider's one line. The episodes it met ended in error (not scored) and no more started.
         stopped: Why :meth:`BatchRunner.stop` stopped the batch (``None`` if it was not stopped).
         elapsed_s: Wall time of the run.
     """
@@ -407,6 +415,7 @@ class BatchOutcome:
     interrupted: bool = False
     budget_stopped: bool = False
     failed_calls_stopped: str | None = None
+    model_unusable: str | None = None
     stopped: str | None = None
     elapsed_s: float = 0.0
 
@@ -701,6 +710,14 @@ class BatchRunner:
         except asyncio.CancelledError:
             status = "aborted"
             raise
+        except ModelUnusable as exc:
+            # A rejected key or an unknown model: every other episode would fail the same way.
+            why = redact(_one_line(exc))
+            stats.error = why
+            if self.outcome.model_unusable is None:
+                self.outcome.model_unusable = why
+                self._notice(f"{why}: the batch was stopped (fix the key or model name and run again)")
+                self.stop(why, spare=stats.index)
         except Exception as exc:  # noqa: BLE001  (a provider or game error ends this episode, not the batch)
             stats.error = stats.error or _one_line(exc)
             log.debug("episode %d failed", stats.index, exc_info=True)

@@ -21,6 +21,8 @@ Event types and the keys their ``data`` carries (optional keys in brackets):
 ``action_illegal``     raw, extracted, error, attempt
 ``verification``       question, answer, truth, correct, [detail]
 ``reflection``         text
+``perception``         system, user, image, template, template_hash, provider, model, text | error, [kind]
+                       (the ``describe`` perception call: a vision model's description of the board)
 ``memory``             entries[{step, state, action, reward}]
 ``decision``           action, source ("human" | "bot" | "model" | "default"), [rationale], [values],
                        [latency_ms], [policy], [timed_out], [proposed], [rejected_call]
@@ -58,6 +60,7 @@ ACTION_UNPARSABLE = "action_unparsable"
 ACTION_ILLEGAL = "action_illegal"
 VERIFICATION = "verification"
 REFLECTION = "reflection"
+PERCEPTION = "perception"
 MEMORY = "memory"
 DECISION = "decision"
 OVERRIDE = "override"
@@ -86,6 +89,7 @@ EVENT_TYPES: frozenset[str] = frozenset(
         ACTION_ILLEGAL,
         VERIFICATION,
         REFLECTION,
+        PERCEPTION,
         MEMORY,
         DECISION,
         OVERRIDE,

@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import re
+import shlex
+import sys
 import threading
 from importlib import metadata
 from typing import Any
@@ -99,9 +101,12 @@ def _check_declaration(game_id: str, cls: Any) -> list[str]:
 
 
 def _install_hint(cls: type[Game], distribution: str) -> str:
+    """The command that installs what the game needs, with the pip of the Python PlayTrace runs on
+    (``python -m pip``: a bare ``pip`` on the PATH may belong to another Python)."""
+    pip = f"{shlex.quote(sys.executable or 'python3')} -m pip install"
     if cls.extra:
-        return f"pip install '{distribution}[{cls.extra}]'"
-    return "pip install " + " ".join(cls.requires) if cls.requires else ""
+        return f"{pip} '{distribution}[{cls.extra}]'"
+    return f"{pip} " + " ".join(shlex.quote(r) for r in cls.requires) if cls.requires else ""
 
 
 def _load_entry(ep: metadata.EntryPoint, distribution: str) -> GameEntry:

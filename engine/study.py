@@ -59,6 +59,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import safeio
 from engine.tomllines import locate
 
 __all__ = [
@@ -282,16 +283,20 @@ def load_study(path: Path | str) -> Study:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StudyError(f"cannot read the study file: {exc}", source=str(p)) from exc
+        text = safeio.read_text(p, cap=1024 * 1024, what="study file")
+    except FileNotFoundError:
+        raise StudyError("the study file does not exist", source=str(p)) from None
+    except safeio.InputError as exc:
+        raise StudyError(str(exc).replace(f"study file {p} ", "the study file "), source=str(p)) from None
     return parse_study(text, str(p))
 
 
 def parse_study(text: str, source: str = "study") -> Study:
     """A :class:`Study` from a study file's text (see the module docstring)."""
     try:
-        data = tomllib.loads(text)
+        data = safeio.loads_toml(text, source)
+    except safeio.InputError as exc:
+        raise StudyError(str(exc).replace(f"{source} ", "", 1), source=source) from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
         raise StudyError(f"not valid TOML: {exc}", int(found.group(1)) if found else None, source) from exc

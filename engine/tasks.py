@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import safeio
 from engine.core import Game, JsonDict, Seat, State
 
 __all__ = [
@@ -139,9 +140,31 @@ class TaskSet:
         return self.make_game().state_from_json(item.state)
 
     def image_path(self, item: TaskItem) -> Path:
+        """Where ``item``'s image is: always inside the task set's folder (never ``/etc/…`` or ``../``).
+
+        Raises:
+            TaskSetError: the set has no folder, or the item names a path that leaves it.
+        """
         if self.path is None:
             raise TaskSetError("this task set has not been written to a folder; it has no images")
-        return self.path / item.image
+        try:
+            return safeio.inside(self.path, item.image, what=f"item {item.id}'s image")
+        except safeio.InputError as exc:
+            raise TaskSetError(str(exc)) from None
+
+    def image_bytes(self, item: TaskItem) -> bytes:
+        """The PNG of ``item``: a regular file inside the set, at most :data:`MAX_IMAGE_BYTES`.
+
+        Raises:
+            TaskSetError: see :meth:`image_path`; or the image is missing, not a regular file or too big.
+        """
+        path = self.image_path(item)
+        try:
+            return safeio.read_bytes(path, cap=MAX_IMAGE_BYTES, what=f"item {item.id}'s image")
+        except FileNotFoundError:
+            raise TaskSetError(f"item {item.id}'s image {path} does not exist") from None
+        except safeio.InputError as exc:
+            raise TaskSetError(str(exc)) from None
 
     def manifest(self, version: str = "") -> JsonDict:
         w, h = self.image_size
@@ -381,13 +404,21 @@ def write_task_set(ts: TaskSet, folder: str | Path,
     return out
 
 
+#: A task set's manifest (1,000 items with their states and prompts is a few megabytes).
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+#: One item's image.
+MAX_IMAGE_BYTES = 32 * 1024 * 1024
+
+
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return safeio.read_json(path, cap=MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         raise TaskSetError(f"{path} does not exist: {what}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TaskSetError(f"{path} cannot be read: {exc}") from None
+    except safeio.InputError as exc:
+        raise TaskSetError(str(exc)) from None
+    except OSError as exc:
+        raise TaskSetError(f"{path} cannot be read: {exc.strerror or exc}") from None
 
 
 def load_task_set(folder: str | Path) -> TaskSet:
@@ -417,10 +448,13 @@ def load_task_set(folder: str | Path) -> TaskSet:
         )
         image = data.get("image") or {}
         size = (int(image.get("width", 512)), int(image.get("height", 512)))
-        return TaskSet(str(data["game"]), task, int(data["n"]), int(data["seed"]),
-                       dict(data.get("game_options") or {}), size, items, path)
-    except (KeyError, TypeError, ValueError) as exc:
+        loaded = TaskSet(str(data["game"]), task, int(data["n"]), int(data["seed"]),
+                         dict(data.get("game_options") or {}), size, items, path)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise TaskSetError(f"{path / 'manifest.json'} is damaged: {exc}") from None
+    for item in loaded.items:
+        loaded.image_path(item)  # every image stays inside the set, checked before anything is asked
+    return loaded
 
 
 # -- parsing and scoring -----------------------------------------------------------------------------------
@@ -744,9 +778,9 @@ async def evaluate(ts: TaskSet, player: str, *, concurrency: int = 4, limit: int
 
     async def one(item: TaskItem) -> None:
         async with gate:
+            png = ts.image_bytes(item)  # a refused image stops the run: the set's fault, not the model's
             started = time.perf_counter()
             try:
-                png = ts.image_path(item).read_bytes()
                 answer = await ask(item.prompt, png)
             except Exception as exc:  # noqa: BLE001  (an API fault is recorded on its item)
                 from engine.llm.keys import redact

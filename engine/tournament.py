@@ -642,6 +642,9 @@ class TournamentResult:
     records: list[MatchRecord | None]
     interrupted: bool = False
     stopped: str | None = None
+    #: A model could not be used at all (a rejected key, an unknown model name): the matches it met
+    #: ended in error (never ranked) and the tournament stopped; run it again once that is fixed.
+    model_unusable: str | None = None
     elapsed_s: float = 0.0
 
     @property
@@ -772,6 +775,9 @@ class TournamentRunner:
             record.session = str(stats.path) if stats.path else None
             self.result.records[fixture.index] = record
             self._progress("finished", fixture, record)
+            if outcome.model_unusable and self.result.model_unusable is None:
+                self.result.model_unusable = outcome.model_unusable
+                self.stop(outcome.model_unusable)
 
 
 async def run_tournament(

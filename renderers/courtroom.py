@@ -1,17 +1,19 @@
-"""The courtroom renderer: a courtroom drawn by hand (panelled wall, emblem, witness stand), the
-witness as a simple figure in the case's colours, the name plate and the text box with the current
-line, the court record (the evidence held), the statement markers and the five penalty marks.
+"""The courtroom renderer: a courtroom drawn by hand (panelled wall, emblem, witness stand), the witness as
+a simple figure in the case's colours, the name plate and the text box with the current line, the court
+record (the evidence held, each with its description, as the model reads it), the mode (cross-examination
+or a question), the statement markers and the five penalty marks. Everything a vision model needs to
+describe the moment is written legibly at 1280 x 800, so a perception call on the picture gets the facts
+the text view gives.
 
 Reads one thing, duck-typed (renderers never import games): ``state.scene()``, a dict of plain values
 (``case_title``, ``testimony_title``, ``witness``, ``look``, ``speaker``, ``line``, ``kind``,
 ``position``, ``statements``, ``pressed``, ``evidence``, ``penalties``, ``penalty_limit``, ``phase``,
-``options``, ``moves``: the cues that can be used now, ...). The wall, the stand and the witness are
-drawn once per size and look; the picture is kept as three bands (the scene, the court record, the
-text box), each redrawn only when what it shows changes. A click on a piece of evidence presents it,
-on an answer chooses it, and on a cue in the text box moves or presses.
+``options``, ``moves``: the cues that can be used now, ``record``: the evidence's descriptions, ...). The
+wall, the stand and the witness are drawn once per size and look; the picture is kept as three bands (the
+scene, the court record, the text box), each redrawn only when what it shows changes. A click on a piece
+of evidence presents it, on an answer chooses it, and on a cue in the text box moves or presses.
 
-Run ``python -m renderers.courtroom`` to write a sample picture to the current folder.
-"""
+Run ``python -m renderers.courtroom`` to write a sample picture to the current folder."""
 
 from __future__ import annotations
 
@@ -63,6 +65,10 @@ _USED = "#6B7280"
 _RED = "#DC2626"
 _HUD = "#24170E"  # the dark plates on the wall
 _CUE = "#232E4A"
+#: The witness and the stand stand right of the middle, leaving the left for the court record's text.
+_WITNESS_SHIFT = 340.0
+#: The court record's descriptions: a panel left of the witness (design units).
+_RECORD_PANEL = (14.0, 134.0, 690.0, 326.0)
 #: Cues written in the text box; a click on one plays the action.
 _CUES = (("\u25c0 Back", "back"), ("Press", "press"), ("Next \u25b6", "next"))
 
@@ -120,9 +126,14 @@ class _Layout:
         return [self.r(16 + i * (width + gap), 477, width, 56) for i in range(count)]
 
     def options(self, count: int) -> list[QRectF]:
+        """The answers to a question, stacked over the witness (the court record stays readable)."""
         height = 64.0
-        top = 235 - (count * (height + 12)) / 2 + 40
-        return [self.r(250, top + i * (height + 12), 780, height) for i in range(count)]
+        top = 235 - (count * (height + 12)) / 2 + 60
+        return [self.r(716, top + i * (height + 12), 550, height) for i in range(count)]
+
+    @property
+    def record_panel(self) -> QRectF:
+        return self.r(*_RECORD_PANEL)
 
     def cues(self) -> list[tuple[str, str, QRectF]]:
         out = []
@@ -149,6 +160,7 @@ def _backdrop(width: int, height: int, look: tuple[tuple[str, str], ...]) -> QIm
     u = min(width / DESIGN_W, height / 470.0)
     p.scale(u, u)
     _wall(p)
+    p.translate(_WITNESS_SHIFT, 0)
     _witness(p, dict(look))
     _stand(p)
     p.end()
@@ -469,6 +481,7 @@ _TOP_KEYS = (
     "penalties",
     "penalty_limit",
     "phase",
+    "record",
 )
 _BOX_KEYS = ("speaker", "line", "kind", "phase", "moves")
 #: Layers drawn lately, by what they show: moving between statements redraws the top band only, and a
@@ -556,13 +569,14 @@ class CourtroomRenderer(Renderer):
         )
         self._header(p, lay, scene)
         self._penalties(p, lay, scene)
+        self._descriptions(p, lay, scene)
 
     # -- pieces ----------------------------------------------------------------------------------------
 
     @staticmethod
     def _header(p: QPainter, lay: _Layout, scene: Mapping[str, Any]) -> None:
         u = lay.u
-        plate = lay.r(14, 12, 560, 76)
+        plate = lay.r(14, 12, 690, 76)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(color(_HUD))
         p.drawRoundedRect(plate, 10 * u, 10 * u)
@@ -597,11 +611,11 @@ class CourtroomRenderer(Renderer):
                 p.setBrush(color(_STATEMENT_INK))
                 p.setPen(Qt.PenStyle.NoPen)
                 p.drawEllipse(c, 4 * u, 4 * u)
-        label = lay.r(cx0 - 14 + n * 34, 97, 260, 30)
+        label = lay.r(cx0 - 14 + n * 34, 97, 560, 30)
         _line_of(
             p,
             label,
-            f"Statement {scene['position']} of {n}",
+            f"Statement {scene['position']} of {n} \u00b7 Cross-examination",
             font(lay.px(20), bold=True),
             color("#FFFFFF"),
             Qt.AlignmentFlag.AlignLeft,
@@ -636,6 +650,55 @@ class CourtroomRenderer(Renderer):
                 p.drawLine(c + QPointF(-d, d), c + QPointF(d, -d))
             else:
                 draw_text_centered(p, "!", font(lay.px(30, 8), bold=True), c, color("#7C2D12"))
+
+    @staticmethod
+    def _descriptions(p: QPainter, lay: _Layout, scene: Mapping[str, Any]) -> None:
+        """The court record as the model reads it: every piece of evidence held, with its description."""
+        u = lay.u
+        panel = lay.record_panel
+        p.setPen(QPen(color("#8B7D6B"), max(1.0, 2 * u)))
+        p.setBrush(color(_CARD, 242))
+        p.drawRoundedRect(panel, 10 * u, 10 * u)
+        inner = panel.adjusted(14 * u, 8 * u, -14 * u, -8 * u)
+        title = QRectF(inner.left(), inner.top(), inner.width(), 28 * u)
+        items = scene["record"]
+        _line_of(
+            p,
+            title,
+            f"Court record: {len(items)} piece{'s' if len(items) != 1 else ''} of evidence",
+            font(lay.px(19), bold=True),
+            color("#7C2D12"),
+            Qt.AlignmentFlag.AlignLeft,
+        )
+        body = QRectF(
+            inner.left(), title.bottom() + 4 * u, inner.width(), inner.bottom() - title.bottom() - 4 * u
+        )
+        if not items:
+            _write(
+                p, body, "Nothing yet: presses may add evidence.", lay.px(17), lay.px(10), color("#1F2937")
+            )
+            return
+        paragraphs = [f"{label} {name}: {description}" for label, name, description in items]
+        _, size = _fitted(
+            "\n".join(paragraphs),
+            round(body.width(), 1),
+            round(body.height() - 2 * u * len(paragraphs), 1),
+            round(lay.px(17), 1),
+            lay.px(10.5),
+            False,
+        )
+        metrics = QFontMetricsF(font(size))
+        top = body.top()
+        for i, text in enumerate(paragraphs):
+            room = QRectF(body.left(), top, body.width(), max(0.0, body.bottom() - top))
+            height = metrics.boundingRect(QRectF(0, 0, body.width(), 1e6), _WRAP, text).height()
+            if height > room.height():  # only at the smallest size: the rest is cut with an ellipsis
+                _write(p, room, text, size, size, color("#1F2937"))
+                break
+            p.setFont(font(size))
+            p.setPen(color("#7C2D12" if i % 2 else "#1F2937"))
+            p.drawText(room, _WRAP, text)
+            top += height + 2 * u
 
     @staticmethod
     def _record(p: QPainter, lay: _Layout, scene: Mapping[str, Any], highlight: Sequence[str]) -> None:

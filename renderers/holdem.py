@@ -6,7 +6,8 @@ opponent's face down, both at a showdown) or the full state (both hands face up,
 viewer sits at the bottom; the full state puts the first seat there. Read duck-typed (renderers never
 import games): ``viewer``, ``button``, ``hole(seat)``, ``board``, ``stacks``, ``bets``, ``put_in``,
 ``pot``, ``street_name``, ``to_act``, ``is_over``, ``showdown``, ``scores``, ``last_action``,
-``hand_name(seat)`` and ``seat_names``.
+``hand_name(seat)`` and ``seat_names``; in a match also ``match_line`` (the hand's number and the
+match's chips) and ``last_hand`` (how the previous hand went), written above the table.
 
 Run ``python -m renderers.holdem`` to write a sample picture to the current folder.
 """
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QLinearGradient, QPainter, QPen
 
 from renderers.base import (
     THEME,
@@ -74,6 +75,12 @@ class HoldemRenderer(Renderer):
         for seat, bottom in ((me, True), (1 - me, False)):
             self._seat(painter, state, square, seat, bottom, names[seat], card_w, card_h)
         self._board(painter, state, square, card_w, card_h)
+        match = getattr(state, "match_line", None)
+        if match:
+            self._fitted_line(painter, match, square, s * 0.03, s * 0.03, True, THEME.ink)
+            before = getattr(state, "last_hand", None)
+            if before:
+                self._fitted_line(painter, before, square, s * 0.072, s * 0.024, False, THEME.ink_muted)
         last = getattr(state, "last_action", None)
         if last:
             draw_text_centered(painter, f"Last: {last}", font(s * 0.027),
@@ -132,7 +139,8 @@ class HoldemRenderer(Renderer):
         if state.is_over:
             won = int(state.scores[seat])
             tint = _WIN if won > 0 else _LOSE if won < 0 else "#E5E7EB"
-            lines.append((f"{won:+d}" if won else "split pot", 0.031, True, tint))
+            match = " in all" if getattr(state, "match_line", None) else ""
+            lines.append((f"{won:+d}{match}" if won else "split pot", 0.031, True, tint))
         elif acting:
             lines.append(("to act", 0.026, True, _GOLD))
         step = plate.height() / (len(lines) + 0.4)
@@ -172,6 +180,20 @@ class HoldemRenderer(Renderer):
         label = f"{state.street_name} \u00b7 Pot {state.pot}"
         draw_text_centered(painter, label, font(s * 0.034, bold=True),
                            QPointF(square.center().x(), top - s * 0.035), color("#FFFFFF"))
+
+    @staticmethod
+    def _fitted_line(
+        painter: QPainter, text: str, square: QRectF, y: float, size: float, bold: bool, ink: str
+    ) -> None:
+        """One line of text centred at ``y`` below the square's top, shrunk (and then elided) to fit."""
+        width = square.width() * 0.96
+        least, f = size * 0.6, font(size, bold=bold)
+        while QFontMetricsF(f).horizontalAdvance(text) > width and size > least:
+            size *= 0.92
+            f = font(size, bold=bold)
+        shown = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        where = QPointF(square.center().x(), square.top() + y)
+        draw_text_centered(painter, shown, f, where, color(ink))
 
     @staticmethod
     def _chip(painter: QPainter, center: QPointF, radius: float, fill: str) -> None:

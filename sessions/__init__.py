@@ -5,6 +5,8 @@ One folder per session (``manifest.json``, ``events.jsonl``, ``attachments/``); 
 the engine.
 """
 
+from sessions._files import publish as publish_file
+from sessions._files import read_manifest
 from sessions.catalogue import Catalogue, SessionSummary
 from sessions.errors import MigrationError, SessionError
 from sessions.export import export_zip, import_zip
@@ -15,6 +17,7 @@ from sessions.schema import SCHEMA_VERSION
 from sessions.writer import SessionWriter
 
 __all__ = [
+    "publish_file",
     "SCHEMA_VERSION",
     "Catalogue",
     "MigrationError",
@@ -27,6 +30,7 @@ __all__ = [
     "export_zip",
     "import_zip",
     "load_session",
+    "read_manifest",
     "redact",
     "register_secret",
     "user_data_dir",

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.safeio import InputError, check_depth
 from sessions import schema
 from sessions._lock import LOCK_FILE, remove_if_abandoned
 from sessions.errors import SessionError
@@ -87,11 +88,16 @@ def read_capped(path: Path, cap: int) -> bytes:
 def parse_json(data: bytes | str, what: str) -> Any:
     """``json.loads`` that raises :class:`SessionError` for any malformed input (even 100,000-deep)."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise SessionError(f"{what} is nested too deeply to be read") from None
     except (ValueError, TypeError) as exc:
         raise SessionError(f"{what} is not valid JSON ({exc})") from None
+    try:
+        check_depth(value, what)
+    except InputError as exc:
+        raise SessionError(str(exc)) from None
+    return value
 
 
 def read_manifest(path: Path) -> Any:
@@ -178,3 +184,16 @@ def find_temp_manifest(folder: Path) -> tuple[Path, dict[str, Any]] | None:
         if usable and (best is None or mtime > best[0]):
             best = (mtime, tmp, raw)
     return None if best is None else (best[1], best[2])
+
+
+def umask_mode(base: int = 0o666) -> int:
+    """``base`` less the process's umask: the mode ``open()`` would give a new file. A file made with
+    ``tempfile.mkstemp`` (always 0600) and then published for people to share is set to this."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return base & ~mask
+
+
+def publish(path: Path | str) -> None:
+    """Give a file written through ``mkstemp`` the permissions a plain new file would have."""
+    os.chmod(path, umask_mode())

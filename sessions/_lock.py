@@ -134,3 +134,52 @@ def is_being_written(folder: Path) -> bool:
             _unlock(fh)
             return False
         return True
+
+
+class FileLock:
+    """An exclusive advisory lock on ``path`` (created if missing), released by :meth:`release` or by
+    the process's death. Used for shared results folders (a study's participants).
+
+    ``wait_s``: how long to keep trying before giving up (0: one try).
+    """
+
+    def __init__(self, path: Path, *, wait_s: float = 0.0) -> None:
+        self.path = path
+        self._fh: IO[bytes] | None = open(path, "a+b")  # noqa: SIM115  (held until release)
+        deadline = time.monotonic() + wait_s
+        while not _try_lock(self._fh):
+            if time.monotonic() >= deadline:
+                self._fh.close()
+                self._fh = None
+                return
+            time.sleep(0.01)
+
+    @property
+    def held(self) -> bool:
+        return self._fh is not None
+
+    def release(self) -> None:
+        if self._fh is None:
+            return
+        _unlock(self._fh)
+        self._fh.close()
+        self._fh = None
+
+    def __enter__(self) -> FileLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def is_locked(path: Path) -> bool:
+    """Whether a live process holds the :class:`FileLock` on ``path``."""
+    try:
+        fh = open(path, "rb")
+    except OSError:
+        return False
+    with fh:
+        if _try_lock(fh):
+            _unlock(fh)
+            return False
+        return True

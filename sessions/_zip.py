@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import lzma
+import os
 import re
 import shutil
 import stat
@@ -12,7 +13,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 from sessions import schema
-from sessions._files import MAX_MANIFEST_BYTES
+from sessions._files import MAX_MANIFEST_BYTES, open_regular
 from sessions.errors import SessionError
 
 # Caps on what an archive may unpack to, from what a session can hold: a 10,000-step model session
@@ -120,6 +121,13 @@ def check_sizes(members: list[tuple[zipfile.ZipInfo, str]], source: Path) -> Non
                 f"{info.file_size // max(info.compress_size, 1):,} times (a zip bomb?); refused."
             )
         total += info.file_size
+    packed = sum(info.compress_size for info, _rel in members)
+    if total > MIN_RATIO_CHECK_BYTES and total > MAX_RATIO * max(packed, 1):
+        # A bomb spread over many members, each under the per-member threshold (60 x 63 MiB).
+        raise SessionError(
+            f"{source} is not a session archive: it unpacks to {total:,} bytes from {packed:,}, "
+            f"{total // max(packed, 1):,} times its size (a zip bomb?); refused."
+        )
     if total > MAX_UNPACKED_BYTES:
         raise SessionError(
             f"{source} unpacks to {total:,} bytes, more than the {MAX_UNPACKED_BYTES:,} "
@@ -147,6 +155,7 @@ def extract_members(
     base = dest.resolve()
     (base / schema.ATTACHMENTS_DIR).mkdir(parents=True, exist_ok=True)
     total = 0
+    packed = max(sum(info.compress_size for info, _rel in members), 1)
     for info, rel in members:
         target = (base / rel).resolve()
         if not target.is_relative_to(base):
@@ -167,6 +176,11 @@ def extract_members(
                         raise SessionError(
                             f"{source} unpacks to more than {MAX_UNPACKED_BYTES:,} bytes; refused."
                         )
+                    if total > MIN_RATIO_CHECK_BYTES and total > MAX_RATIO * packed:
+                        raise SessionError(
+                            f"{source} unpacks to more than {MAX_RATIO} times its size (a zip bomb?); "
+                            "refused."
+                        )
                     out.write(chunk)
         except SessionError:
             raise
@@ -181,17 +195,27 @@ def extract_members(
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
-    """Open ``path`` as a zip archive, or raise :class:`SessionError`."""
+    """Open ``path`` as a zip archive, or raise :class:`SessionError` (a FIFO or a device is refused
+    before zipfile would block on it or read it forever)."""
+    if path.is_dir():
+        raise SessionError(f"{path} is a folder, not a session archive.")
     try:
-        return zipfile.ZipFile(path)
+        fd, _size = open_regular(path)
     except FileNotFoundError:
         raise SessionError(f"{path} does not exist.") from None
-    except IsADirectoryError:
-        raise SessionError(f"{path} is a folder, not a session archive.") from None
+    except SessionError as exc:
+        raise SessionError(f"{path} is not a session archive: {exc}.") from None
+    fh = os.fdopen(fd, "rb")
+    try:
+        return zipfile.ZipFile(fh)
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
+        fh.close()
         raise SessionError(
             f"{path} is not a PlayTrace session archive: it is not a readable zip file."
         ) from exc
+    except BaseException:
+        fh.close()
+        raise
 
 
 def remove_tree(path: Path) -> None:

@@ -85,6 +85,7 @@ def export_zip(session_path: Path | str, dest: Path | str) -> Path:
                     info.compress_type = kind
                     with zf.open(info, "w") as out:
                         shutil.copyfileobj(src, out, 1 << 20)
+        _files.publish(tmp)  # an export is for sharing: the umask's permissions, not mkstemp's 0600
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -41,6 +41,7 @@ _SAMPLE_TYPES = frozenset(
         *PARSE_TYPES,
         ev.VERIFICATION,
         ev.REFLECTION,
+        ev.PERCEPTION,
         ev.MEMORY,
         ev.DECISION,
         ev.OVERRIDE,
@@ -91,6 +92,10 @@ class Sample:
     reflection: str | None = None
     #: The reflection call's text while it streams (before the ``reflection`` event arrives).
     reflection_live: str = ""
+    #: The ``describe`` perception call: its prompt, image reference and the description (or error).
+    perception: dict[str, Any] | None = None
+    #: The description while it streams (before the ``perception`` event arrives).
+    perception_live: str = ""
     #: Re-ask prompts of the invalid-answer policy (the first prompt stays in ``prompt``).
     reasks: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     memory: list[dict[str, Any]] | None = None
@@ -117,7 +122,8 @@ class Sample:
         """Whether a model worked on this attempt (a bot's or a person's decision is not)."""
         return (
             bool(
-                self.prompt or self.started or self.reasoning or self.answer or self.attempts or self.failures
+                self.prompt or self.perception or self.started or self.reasoning or self.answer
+                or self.attempts or self.failures
             )
             or (self.decision or {}).get("source") == "model"
         )
@@ -131,6 +137,13 @@ class Sample:
     def simulated(self) -> bool:
         """Whether the calls went to PlayTrace's offline simulated model."""
         return any(s.get("provider") == "sim" for s in self.started)
+
+    @property
+    def description(self) -> str:
+        """The perception call's description of the board, or what of it has streamed so far."""
+        if self.perception is not None:
+            return str(self.perception.get("text") or "")
+        return self.perception_live
 
     def usage(self) -> dict[str, float]:
         """Tokens, cost and latency summed over this attempt's provider calls.
@@ -167,6 +180,9 @@ class Sample:
             if data.get("purpose") == "reflection":
                 if data.get("kind") != "reasoning":
                     self.reflection_live += text
+            elif data.get("purpose") == "perception":
+                if data.get("kind") != "reasoning":
+                    self.perception_live += text
             elif data.get("kind") == "reasoning":
                 self.reasoning_live += text
             else:
@@ -188,13 +204,19 @@ class Sample:
             self.reasoning_parts.append(str(data.get("text", "")))
             self.reasoning_live = ""
         elif kind == ev.ANSWER:
-            self.answer_parts.append(str(data.get("text", "")))
+            # A tool call is part of the answer: shown after the text as ``name(arguments)``.
+            calls = [f"{c.get('name')}({c.get('arguments') or '{}'})" for c in data.get("tool_calls") or ()
+                     if isinstance(c, Mapping)]
+            self.answer_parts.append("\n".join(t for t in (str(data.get("text", "")), *calls) if t))
             self.answer_live = ""
         elif kind in PARSE_TYPES:
             self.attempts.append((kind, dict(data)))
         elif kind == ev.REFLECTION:
             self.reflection = str(data.get("text", ""))
             self.reflection_live = ""
+        elif kind == ev.PERCEPTION:
+            self.perception = dict(data)
+            self.perception_live = ""
         elif kind == ev.MEMORY:
             self.memory = [dict(e) for e in data.get("entries") or [] if isinstance(e, Mapping)]
         elif kind == ev.DECISION:

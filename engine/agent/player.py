@@ -7,7 +7,11 @@ One decision (:meth:`ModelPlayer.act`) runs this pipeline, each stage an event i
    its text goes into this decision's prompt. It has its own ``model_call_*`` events (purpose
    ``"reflection"``).
 2. ``memory`` — the window of the last N steps (state, action, reward).
-3. perception — the state as text, image or both (recorded inside ``prompt_built``).
+3. perception — the state as text, image or both (recorded inside ``prompt_built``); with
+   ``perception="describe"`` a vision model (the acting model or ``perception_model``) first describes
+   the board image in a call of its own (``model_call_*`` events with purpose ``"perception"``, then a
+   ``perception`` event with its prompt, image and answer), and the acting model gets that text
+   instead of the image.
 4. ``prompt_built`` — system and user text exactly as sent, the image as a Blob under ``"image"``,
    the template path, its sha256 and the variant.
 5. ``model_call_started`` → live ``model_delta`` items → ``model_retry`` (transport retries) →
@@ -38,9 +42,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import events as ev
-from engine.agent import prompts, reflection
+from engine.agent import action_format, prompts, reflection
+from engine.agent.confidence import move_confidence
 from engine.agent.memory import DEFAULT_WINDOW, Memory, MemoryEntry, format_history
-from engine.agent.parse import ILLEGAL, ParseResult, parse_answer
+from engine.agent.parse import ILLEGAL, Extraction, ParseResult, parse_answer
 from engine.agent.perception import MODES, Perception
 from engine.agent.verify import verify
 from engine.core import Action, Game
@@ -52,14 +57,19 @@ from engine.llm.base import (
     LLMClient,
     LLMError,
     Message,
+    ModelUnusable,
     Request,
     RetryNotice,
+    Tool,
     Usage,
 )
 from engine.players import MODEL, Decision, Observation
 from engine.questions import asked_keys
 
 FALLBACKS = ("random", "noop", "forfeit")
+#: How an unusable answer is asked again: with the parse error and the legal moves (``"feedback"``),
+#: with exactly the first prompt and nothing added (``"same"``, LVLM-Playground), or not at all.
+REASKS = ("feedback", "same", "none")
 #: Error kinds after which asking again cannot help (the key or the request itself is wrong).
 _HOPELESS = frozenset({"auth", "bad_request"})
 #: Timed-out calls after which a decision stops re-asking (each call already retried its timeout once).
@@ -79,7 +89,10 @@ class HarnessConfig:
     """Every harness toggle; recorded in the session manifest under ``"harness"``.
 
     Attributes:
-        perception: ``"text"``, ``"image"`` or ``"both"``.
+        perception: ``"text"``, ``"image"``, ``"both"`` or ``"describe"`` (a vision model describes the
+            image and the acting model gets the description).
+        perception_model: The player spec of the model that describes the image in ``describe`` mode
+            (``None``: the acting model itself).
         memory: Steps in the memory window (0 = off).
         reflection: Whether a reflection call precedes each decision after the first.
         thinking: Ask the provider for extended thinking / reasoning.
@@ -88,6 +101,11 @@ class HarnessConfig:
         temperature: Sampling temperature (``None``: provider default).
         max_tokens: Output token limit per call (``None``: derived from ``thinking``).
         prompt_variant: Template variant (``assets/prompts/<game>/<variant>.md``).
+        reask: How an unusable answer (unparsable or illegal) is asked again: ``"feedback"`` appends
+            the answer and a message with the parse error and the legal moves (the default);
+            ``"same"`` re-sends exactly the first prompt, with no feedback (LVLM-Playground);
+            ``"none"`` asks no again and goes straight to ``fallback`` (a failed call is still asked
+            again, up to ``retries`` times: a failure is not an answer).
         retries: Re-asks after an unusable answer or a failed call.
         fallback: ``"random"``, ``"noop"`` or ``"forfeit"`` once retries are used up.
         budget_soft_usd: Spending after which a warning is recorded.
@@ -101,12 +119,18 @@ class HarnessConfig:
             never answers, the seat makes at most this many calls, and only the first of them lets the
             provider retry its timeout, so the wait is bounded by about
             ``(max_failed_calls + 1) * timeout_s`` (see :meth:`ModelPlayer.act`).
+        action_format: How the model gives its action: ``"text"`` (the game's own output format),
+            ``"json"`` (one JSON object ``{"thought", "move"}``) or ``"tools"`` (a native tool call whose
+            schema holds the legal actions); see :mod:`engine.agent.action_format`.
+        logprobs: Ask for token log-probabilities where the provider has them (OpenAI and compatible
+            servers) and record the model's confidence over the candidate moves.
         strikes: Unusable answers (unparsable or illegal) allowed in a whole game, counted across
             decisions; the answer that reaches it forfeits the seat (policy ``"strikes"``). 0 turns
             the rule off; LVLM-Playground's end-to-end play uses 3.
     """
 
     perception: str = "text"
+    perception_model: str | None = None
     image_labels: bool = True
     memory: int = DEFAULT_WINDOW
     reflection: bool = True
@@ -116,6 +140,7 @@ class HarnessConfig:
     temperature: float | None = None
     max_tokens: int | None = None
     prompt_variant: str = "default"
+    reask: str = "feedback"
     retries: int = 3
     fallback: str = "random"
     budget_soft_usd: float | None = None
@@ -124,10 +149,17 @@ class HarnessConfig:
     timeout_s: float = 60.0
     max_failed_calls: int = DEFAULT_MAX_FAILED_CALLS
     strikes: int = 0
+    action_format: str = "text"
+    logprobs: bool = False
 
     def __post_init__(self) -> None:
         if self.perception not in MODES:
             raise ValueError(f"perception must be one of {', '.join(MODES)}, not {self.perception!r}")
+        if self.action_format not in action_format.FORMATS:
+            choices = ", ".join(action_format.FORMATS)
+            raise ValueError(f"action_format must be one of {choices}, not {self.action_format!r}")
+        if self.reask not in REASKS:
+            raise ValueError(f"reask must be one of {', '.join(REASKS)}, not {self.reask!r}")
         if self.fallback not in FALLBACKS:
             choices = ", ".join(FALLBACKS)
             raise ValueError(f"invalid_policy fallback must be one of {choices}, not {self.fallback!r}")
@@ -171,6 +203,7 @@ class ModelPlayer:
         config: HarnessConfig | None = None,
         seed: int | None = None,
         label: str | None = None,
+        perceiver: tuple[LLMClient, str] | None = None,
     ) -> None:
         self.game = game
         self.client = client
@@ -181,6 +214,11 @@ class ModelPlayer:
         self.template = prompts.load_template(game, self.config.prompt_variant)
         self.reflection_template = prompts.load_common("reflection")
         self.perception = Perception(self.config.perception, image_labels=self.config.image_labels)
+        describing = self.config.perception == "describe"
+        #: The description prompt of ``perception="describe"`` (``None`` in the other modes).
+        self.describe_template = prompts.load_perception(game) if describing else None
+        #: The client and model that describe the image: another model's, or the acting model's own.
+        self.perceiver: tuple[LLMClient, str] = perceiver or (client, model)
         self.memory = Memory(self.config.memory)
         self.label = label or _default_label(client, model)
         self.spent_usd = 0.0
@@ -208,7 +246,10 @@ class ModelPlayer:
             "label": self.label,
             "simulated": bool(getattr(self.client, "simulated", False)),
             "perception": c.perception,
+            "perception_model": c.perception_model if self.describe_template is not None else None,
             "image_labels": c.image_labels,
+            "action_format": c.action_format,
+            "logprobs": c.logprobs,
             "memory": c.memory,
             "reflection": c.reflection,
             "thinking": c.thinking,
@@ -224,7 +265,13 @@ class ModelPlayer:
             "template_hash": self.template.sha256,
             "reflection_template": self.reflection_template.path,
             "reflection_template_hash": self.reflection_template.sha256,
-            "invalid_policy": {"retries": c.retries, "fallback": c.fallback},
+            "perception_template": self.describe_template.path if self.describe_template else None,
+            "perception_template_hash": self.describe_template.sha256 if self.describe_template else None,
+            "reask": c.reask,
+            "retries": c.retries,
+            "fallback": c.fallback,
+            "invalid_policy": {"reask": c.reask, "retries": c.retries, "fallback": c.fallback,
+                               "strikes": c.strikes},
             "budget_soft_usd": c.budget_soft_usd,
             "budget_hard_usd": c.budget_hard_usd,
             "prices": dict(c.prices) if c.prices else None,
@@ -260,8 +307,28 @@ class ModelPlayer:
 
         # Drawn off the event loop: a PNG encode per decision would otherwise stall the window.
         percept = await self.perception.aperceive(obs)
-        rendered = self.template.render(self._values(obs, percept.text, window, reflection))
-        images = (ImagePart(percept.image),) if percept.image is not None else ()
+        state_view = percept.text
+        sent_image = percept.image
+        if percept.used == "describe" and percept.image is not None:
+            described = await self._describe(obs, percept.image)
+            if isinstance(described, LLMError):
+                problem = f"the perception call failed ({described.kind}): {described}"
+                if self._too_many_failures():
+                    return self._failed_calls_forfeit(obs, 0, started, spent_before, problem)
+                if described.kind in _HOPELESS:
+                    return self._decision(obs, None, "forfeit", 0, started, spent_before,
+                                          reason=f"{problem}; the player forfeits", forfeit=True)
+                return self._fallback(obs, problem, 0, started, spent_before)
+            if self._over_budget():
+                return self._budget_forfeit(obs, 0, started, spent_before)
+            state_view, sent_image = described, None  # the acting model reads, it does not look
+        rendered = self.template.render(self._values(obs, state_view, window, reflection))
+        fmt = self.config.action_format
+        asked_format = action_format.instruction(fmt, obs.legal_actions)
+        if asked_format:
+            rendered = dataclasses.replace(rendered, user=f"{rendered.user}\n\n{asked_format}")
+        tools = (action_format.move_tool(obs.legal_actions),) if fmt == "tools" else ()
+        images = (ImagePart(sent_image),) if sent_image is not None else ()
         messages: list[Message] = [Message("system", rendered.system), Message("user", rendered.user, images)]
         data: dict[str, Any] = {
             "system": rendered.system,
@@ -269,13 +336,19 @@ class ModelPlayer:
             "template": rendered.template,
             "template_hash": rendered.template_hash,
             "variant": rendered.variant,
-            "perception": percept.to_data(),
+            "perception": {**percept.to_data(), "described_by": self.perceiver[1]}
+            if percept.used == "describe" else percept.to_data(),
             "images": len(images),
         }
+        if fmt != "text":
+            data["action_format"] = fmt
+        if tools:
+            data["tools"] = [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
+                             for t in tools]
         if not self._announced:
             data["harness"] = self.harness_config()
             self._announced = True
-        blobs = {"image": Blob(percept.image)} if percept.image is not None else {}
+        blobs = {"image": Blob(sent_image)} if sent_image is not None else {}
         obs.record(ev.PROMPT_BUILT, data, blobs=blobs)
         self._asked = asked_keys(f"{rendered.system}\n{rendered.user}")
 
@@ -291,7 +364,7 @@ class ModelPlayer:
             if attempts > 1:
                 self._record_reask(obs, rendered, messages, attempts, problem)
             self._give_context(obs)
-            request = self._request(tuple(messages), "action")
+            request = self._request(tuple(messages), "action", tools)
             try:
                 completion = await self._call(obs, request, attempts)
             except LLMError as exc:
@@ -312,9 +385,9 @@ class ModelPlayer:
                         # retries x timeout; the fallback policy takes over instead.
                         break
                 continue
-            result = parse_answer(self.game, obs.state, obs.seat, completion.content)
+            result = self._parse(obs, completion)
             last = result
-            self._record_parse(obs, result, attempts)
+            self._record_parse(obs, result, attempts, self._read_facts(obs, completion, result))
             if not result.ok:
                 self.invalid_answers += 1
                 if self.config.strikes and self.invalid_answers >= self.config.strikes:
@@ -331,10 +404,14 @@ class ModelPlayer:
                     obs, result.action, "answer", attempts, started, spent_before, rationale=result.thought
                 )
             problem = result.error
-            messages += [
-                Message("assistant", completion.content),
-                Message("user", self._reask_text(obs, result)),
-            ]
+            if self.config.reask == "none":
+                break  # no second chance for an unusable answer: the fallback decides
+            if self.config.reask == "feedback":
+                messages += [
+                    Message("assistant", self._answer_text(completion)),
+                    Message("user", self._reask_text(obs, result)),
+                ]
+            # "same": the next attempt sends ``messages`` unchanged, exactly the first prompt.
         self._verify(obs, last)
         return self._fallback(obs, problem, attempts, started, spent_before)
 
@@ -342,11 +419,55 @@ class ModelPlayer:
 
     def _give_context(self, obs: Observation) -> None:
         """Tell a simulated model the true situation (real providers have no such hook)."""
-        setter = getattr(self.client, "set_context", None)
-        if callable(setter):
-            from engine.llm.simstyle import SimContext
+        clients = (self.client,) if self.perceiver[0] is self.client else (self.client, self.perceiver[0])
+        for client in clients:
+            setter = getattr(client, "set_context", None)
+            if callable(setter):
+                from engine.llm.simstyle import SimContext
 
-            setter(SimContext(self.game, obs.state, obs.seat, obs.history))
+                setter(SimContext(self.game, obs.state, obs.seat, obs.history))
+
+    async def _describe(self, obs: Observation, image: bytes) -> str | LLMError:
+        """The perception call: the vision model describes ``image``; its answer, or the error
+        (already recorded) when the call failed."""
+        template = self.describe_template
+        assert template is not None
+        seats = self.game.seats
+        values = {
+            "game_title": self.game.title,
+            "rules": self.game.rules_text(),
+            "seat_name": seats[obs.seat].name if obs.seat < len(seats) else f"seat {obs.seat}",
+            "step": str(obs.state.step),
+        }
+        rendered = template.render(values)
+        client, model = self.perceiver
+        request = dataclasses.replace(
+            self._request(
+                (Message("system", rendered.system), Message("user", rendered.user, (ImagePart(image),))),
+                "perception",
+            ),
+            model=model,
+            # A description, not a decision: extended thinking is the acting model's setting.
+            thinking=False, thinking_budget=None, effort=None,
+        )
+        data: dict[str, Any] = {
+            "system": rendered.system,
+            "user": rendered.user,
+            "template": rendered.template,
+            "template_hash": rendered.template_hash,
+            "provider": getattr(client, "provider", "unknown"),
+            "model": model,
+            "images": 1,
+        }
+        try:
+            completion = await self._call(obs, request, 1, client=client, model=model)
+        except LLMError as exc:
+            obs.record(ev.PERCEPTION, {**data, "error": str(exc), "kind": exc.kind},
+                       blobs={"image": Blob(image)})
+            return exc
+        text = completion.content.strip()
+        obs.record(ev.PERCEPTION, {**data, "text": text}, blobs={"image": Blob(image)})
+        return text
 
     async def _reflect(self, obs: Observation, window: Sequence[MemoryEntry]) -> str:
         key = (obs.state.step, len(obs.history))
@@ -396,9 +517,11 @@ class ModelPlayer:
             "step": str(obs.state.step),
         }
 
-    def _request(self, messages: tuple[Message, ...], purpose: str) -> Request:
+    def _request(self, messages: tuple[Message, ...], purpose: str, tools: tuple[Tool, ...] = ()) -> Request:
         c = self.config
         return Request(
+            tools=tools,
+            logprobs=5 if c.logprobs and purpose == "action" else 0,
             model=self.model,
             messages=messages,
             temperature=c.temperature,
@@ -413,13 +536,24 @@ class ModelPlayer:
             retry_timeouts=not self.failed_calls,
         )
 
-    async def _call(self, obs: Observation, request: Request, attempt: int) -> Completion:
-        """One streamed provider call with its events; raises :class:`LLMError` after recording it."""
+    async def _call(
+        self,
+        obs: Observation,
+        request: Request,
+        attempt: int,
+        *,
+        client: LLMClient | None = None,
+        model: str | None = None,
+    ) -> Completion:
+        """One streamed provider call with its events (by default to the acting model; the perception
+        call names its own ``client`` and ``model``); raises :class:`LLMError` after recording it."""
         purpose = request.purpose
-        provider = getattr(self.client, "provider", "unknown")
+        client = client or self.client
+        model = model or self.model
+        provider = getattr(client, "provider", "unknown")
         obs.record(
             ev.MODEL_CALL_STARTED,
-            {"provider": provider, "model": self.model, "params": request.params(), "purpose": purpose,
+            {"provider": provider, "model": model, "params": request.params(), "purpose": purpose,
              "attempt": attempt},
         )
 
@@ -436,7 +570,7 @@ class ModelPlayer:
 
         started = time.perf_counter()
         try:
-            completion = await self.client.complete(request, on_delta=on_delta, on_retry=on_retry)
+            completion = await client.complete(request, on_delta=on_delta, on_retry=on_retry)
         except asyncio.CancelledError:
             obs.record(ev.MODEL_CALL_FAILED, {"error": "cancelled", "kind": "cancelled", "purpose": purpose,
                                                "attempt": attempt})
@@ -444,6 +578,9 @@ class ModelPlayer:
         except LLMError as exc:
             self._count_failure(exc)
             self._record_failure(obs, exc, purpose, attempt)
+            if exc.is_run_error:
+                # A rejected key or an unknown model is the run's failure, not the player's move.
+                raise ModelUnusable(exc) from None
             raise
         except Exception as exc:  # a provider bug must not take the session down: treat it as a failure
             err = LLMError(f"{type(exc).__name__}: {exc}", kind="other")
@@ -455,8 +592,12 @@ class ModelPlayer:
         if purpose == "action":
             if completion.reasoning:
                 obs.record(ev.REASONING, {"text": completion.reasoning, "purpose": purpose})
-            obs.record(ev.ANSWER, {"text": completion.content, "purpose": purpose})
-        cost = self._cost(completion.usage)
+            answer: dict[str, Any] = {"text": completion.content, "purpose": purpose}
+            if completion.tool_calls:
+                answer["tool_calls"] = [{"name": c.name, "arguments": c.arguments, "id": c.id}
+                                        for c in completion.tool_calls]
+            obs.record(ev.ANSWER, answer)
+        cost = self._cost(completion.usage, model, client)
         if cost is not None:
             self.spent_usd += cost
         usage = completion.usage
@@ -472,7 +613,7 @@ class ModelPlayer:
                 "attempt": attempt,
                 "stop_reason": completion.stop_reason,
                 "retries": completion.retries,
-                "model": completion.model or self.model,
+                "model": completion.model or model,
             },
         )
         self._check_budget(obs, cost)
@@ -504,13 +645,52 @@ class ModelPlayer:
             data["partial"] = exc.partial  # what a torn stream delivered before it broke
         obs.record(ev.MODEL_CALL_FAILED, data)
 
-    def _record_parse(self, obs: Observation, result: ParseResult, attempt: int) -> None:
+    def _answer_text(self, completion: Completion) -> str:
+        """The answer as text: its content, then each tool call as ``name(arguments)``."""
+        calls = [action_format.call_text(c) for c in completion.tool_calls]
+        return "\n".join(part for part in (completion.content.strip(), *calls) if part)
+
+    def _parse(self, obs: Observation, completion: Completion) -> ParseResult:
+        """The parse chain for the configured action format (see :mod:`engine.agent.action_format`)."""
+        fmt = self.config.action_format
+        if fmt == "text":
+            return parse_answer(self.game, obs.state, obs.seat, completion.content)
+        if fmt == "json":
+            found = action_format.read_json_answer(completion.content)
+        else:
+            found = action_format.read_tool_call(completion.tool_calls)
+        extraction = Extraction(found.move, error=found.error, thought=found.thought)
+        raw = self._answer_text(completion)
+        return parse_answer(self.game, obs.state, obs.seat, raw, extraction=extraction)
+
+    def _read_facts(self, obs: Observation, completion: Completion, result: ParseResult) -> dict[str, Any]:
+        """What the parse chain records besides the parse: how the answer was given (JSON, the tool
+        call) and the model's confidence over the candidate moves when log-probabilities came back."""
+        facts: dict[str, Any] = {}
+        fmt = self.config.action_format
+        if fmt != "text":
+            facts["format"] = fmt
+        if fmt == "tools" and completion.tool_calls:
+            # The call the move was read from: the last one of the move tool (else the last one made).
+            calls = [c for c in completion.tool_calls if c.name == action_format.TOOL_NAME]
+            facts["tool_call"] = action_format.call_text((calls or list(completion.tool_calls))[-1])
+        if completion.logprobs and result.extracted:
+            confidence = move_confidence(completion.logprobs, result.extracted, obs.legal_actions)
+            if confidence is not None:
+                facts["confidence"] = confidence
+        return facts
+
+    def _record_parse(
+        self, obs: Observation, result: ParseResult, attempt: int, facts: Mapping[str, Any] | None = None
+    ) -> None:
+        extra = dict(facts or {})
         if result.ok:
             data: dict[str, Any] = {
                 "raw": result.raw,
                 "extracted": result.extracted,
                 "matched": result.action,
                 "attempt": attempt,
+                **extra,
             }
             if result.reason:
                 data["reason"] = result.reason
@@ -523,10 +703,11 @@ class ModelPlayer:
         elif result.kind == ILLEGAL:
             obs.record(
                 ev.ACTION_ILLEGAL,
-                {"raw": result.raw, "extracted": result.extracted, "error": result.error, "attempt": attempt},
+                {"raw": result.raw, "extracted": result.extracted, "error": result.error, "attempt": attempt,
+                 **extra},
             )
         else:
-            data = {"raw": result.raw, "error": result.error, "attempt": attempt}
+            data = {"raw": result.raw, "error": result.error, "attempt": attempt, **extra}
             if result.extracted is not None:
                 data["extracted"] = result.extracted
             obs.record(ev.ACTION_UNPARSABLE, data)
@@ -558,6 +739,7 @@ class ModelPlayer:
             {
                 "system": rendered.system,
                 "user": messages[-1].text if messages[-1].role == "user" else rendered.user,
+                "policy": self.config.reask,
                 "template": rendered.template,
                 "template_hash": rendered.template_hash,
                 "variant": rendered.variant,
@@ -624,19 +806,19 @@ class ModelPlayer:
 
     # -- budget -------------------------------------------------------------------------------
 
-    def _cost(self, usage: Usage) -> float | None:
+    def _cost(self, usage: Usage, model: str, client: LLMClient) -> float | None:
         prices = self.config.prices
         if prices:
             return (usage.input_tokens * float(prices.get("input_per_mtok", 0.0))
                     + usage.output_tokens * float(prices.get("output_per_mtok", 0.0))) / 1_000_000
-        if getattr(self.client, "simulated", False):
+        if getattr(client, "simulated", False):
             return 0.0
         try:
             from engine.llm import pricing
         except ImportError:
             return None
         try:
-            return pricing.cost(self.model, usage, provider=getattr(self.client, "provider", None))
+            return pricing.cost(model, usage, provider=getattr(client, "provider", None))
         except Exception:
             return None
 
@@ -681,26 +863,80 @@ def _default_label(client: LLMClient, model: str) -> str:
     return f"{model} ({_PROVIDER_TITLES.get(provider, provider)})" if provider else model
 
 
-def _invalid_policy(value: Any) -> tuple[int, str]:
+def _invalid_policy(value: Any) -> dict[str, Any]:
+    """``invalid_policy`` as HarnessConfig fields: ``{"reask", "retries", "fallback", "strikes"}``
+    (only those given); a bare string names the fallback."""
     if value is None:
-        return 3, "random"
+        return {}
     if isinstance(value, str):
-        return 3, value
+        return {"fallback": value}
     if isinstance(value, Mapping):
-        unknown = set(value) - {"retries", "fallback"}
+        unknown = set(value) - set(_POLICY_KEYS)
         if unknown:
-            raise ValueError(f"invalid_policy takes retries and fallback, not {', '.join(sorted(unknown))}")
-        return int(value.get("retries", 3)), str(value.get("fallback", "random"))
-    example = "{'retries': 3, 'fallback': 'random'}"
+            known, given = ", ".join(_POLICY_KEYS), ", ".join(sorted(unknown))
+            raise ValueError(f"invalid_policy takes {known}, not {given}")
+        policy = {k: value[k] for k in _POLICY_KEYS if value.get(k) is not None}
+        if "retries" in policy:
+            policy["retries"] = int(policy["retries"])
+        return policy
+    example = "{'reask': 'feedback', 'retries': 3, 'fallback': 'random'}"
     raise ValueError(f"invalid_policy must be a dict like {example}, not {value!r}")
+
+
+#: The invalid-answer policy's settings (also accepted one by one as model options).
+_POLICY_KEYS = ("reask", "retries", "fallback", "strikes")
+
+
+def policy_text(harness: Mapping[str, Any]) -> str:
+    """The invalid-answer policy of a recorded harness (``harness_config()``), in a few words:
+    ``"re-ask with feedback ×3 → random move"``, ``"re-ask the same prompt ×3 → forfeit; 3 strikes"``."""
+    nested = harness.get("invalid_policy")
+    policy: Mapping[str, Any] = nested if isinstance(nested, Mapping) else {}
+
+    def get(key: str, default: Any) -> Any:
+        value = harness.get(key, policy.get(key))
+        return default if value is None else value
+
+    reask, retries, fallback = get("reask", "feedback"), get("retries", 3), get("fallback", "random")
+    strikes = get("strikes", 0)
+    then = {"random": "random move", "noop": "no-op", "forfeit": "forfeit"}.get(str(fallback), str(fallback))
+    if reask == "none" or not retries:
+        text = f"no re-ask → {then}"
+    else:
+        how = "the same prompt" if reask == "same" else "with feedback"
+        text = f"re-ask {how} ×{retries} → {then}"
+    if strikes:
+        text += f"; forfeit at {strikes} strikes"
+    return text
+
+
+def harness_text(harness: Mapping[str, Any]) -> str:
+    """A model seat's harness in one line: what it perceives, remembers, how it answers, and the
+    invalid-answer policy that played (as the manifest records it)."""
+    perception = str(harness.get("perception", "text"))
+    if perception == "describe":
+        perception += f" (by {harness.get('perception_model') or harness.get('spec')})"
+    if perception in ("image", "both") and harness.get("image_labels") is False:
+        perception += " (unlabelled)"
+    memory = harness.get("memory")
+    parts = [f"perception {perception}", f"memory {memory}" if memory else "memory off",
+             "reflection " + ("on" if harness.get("reflection") else "off")]
+    if harness.get("action_format") not in (None, "text"):
+        parts.append(f"answers as {harness['action_format']}")
+    parts.append(f"invalid answers: {policy_text(harness)}")
+    return " · ".join(parts)
+
 
 
 _HARNESS_OPTIONS = (
     "perception", "memory", "reflection", "thinking", "thinking_budget", "effort", "temperature",
     "max_tokens", "prompt_variant", "budget_soft_usd", "budget_hard_usd", "prices", "timeout_s",
-    "image_labels", "max_failed_calls", "strikes",
+    "image_labels", "max_failed_calls", "perception_model", "action_format", "logprobs",
 )
-OPTIONS = frozenset({*_HARNESS_OPTIONS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS})
+OPTIONS = frozenset(
+    {*_HARNESS_OPTIONS, *_POLICY_KEYS, "invalid_policy", "client", "model", "label", *_SIM_OPTIONS,
+     "perception_client", "perception_model_name"}
+)
 
 
 def make_model_player(spec: str, game: Game, *, seed: int | None = None, **options: Any) -> ModelPlayer:
@@ -712,9 +948,12 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
         game: The game it will play.
         seed: Seeds the simulated model and the random fallback move.
         **options: Harness options (see :class:`HarnessConfig`; ``invalid_policy`` is
-            ``{"retries": k, "fallback": "random"|"noop"|"forfeit"}``), the simulated model's
+            ``{"reask": "feedback"|"same"|"none", "retries": k, "fallback": "random"|"noop"|"forfeit",
+            "strikes": n}``, whose keys may also be given one by one), the simulated model's
             ``latency`` and error rates, ``client`` (an :class:`LLMClient` to use instead of building
-            one, e.g. in tests), ``model`` (the model name for an injected client) and ``label``.
+            one, e.g. in tests), ``model`` (the model name for an injected client), ``label``, and
+            for ``perception="describe"`` ``perception_model`` (a spec) or ``perception_client`` and
+            ``perception_model_name`` (an injected client for the perception call).
 
     Raises:
         ValueError: an unknown option, a bad value, or an unknown simulated preset.
@@ -723,7 +962,9 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
     if unknown:
         raise ValueError(f"unknown model option(s) {', '.join(unknown)}; known: {', '.join(sorted(OPTIONS))}")
     spec = spec.strip()
-    retries, fallback = _invalid_policy(options.get("invalid_policy"))
+    policy = _invalid_policy(options.get("invalid_policy"))
+    # The policy's keys may also come one by one (as sweep files and protocols name them).
+    policy.update({k: options[k] for k in _POLICY_KEYS if options.get(k) is not None})
     config_args = {k: options[k] for k in _HARNESS_OPTIONS if k in options and options[k] is not None}
     if "memory" in config_args:
         memory = config_args["memory"]
@@ -731,24 +972,44 @@ def make_model_player(spec: str, game: Game, *, seed: int | None = None, **optio
         config_args["memory"] = (DEFAULT_WINDOW if memory else 0) if isinstance(memory, bool) else int(memory)
     if "reflection" in config_args:
         config_args["reflection"] = bool(config_args["reflection"])
-    config = HarnessConfig(**config_args, retries=retries, fallback=fallback)
-    client = options.get("client")
-    model: str
+    from engine.llm.factory import public_spec
+
+    describing = config_args.get("perception") == "describe"
+    perception_spec = str(options.get("perception_model") or "").strip()
+    if not describing or perception_spec == spec:
+        perception_spec = ""  # recorded only where it plays: another model describing the image
+    config_args.pop("perception_model", None)
+    config = HarnessConfig(**config_args, **policy, perception_model=public_spec(perception_spec) or None)
+    client, model = _client(spec, options.get("client"), options.get("model"), seed, options, config)
+    perceiver: tuple[LLMClient, str] | None = None
+    if perception_spec or (describing and options.get("perception_client") is not None):
+        perceiver = _client(perception_spec or spec, options.get("perception_client"),
+                            options.get("perception_model_name"), seed, options, config)
+    return ModelPlayer(
+        game, client, model, spec=public_spec(spec), config=config, seed=seed, label=options.get("label"),
+        perceiver=perceiver,
+    )
+
+
+def _client(
+    spec: str,
+    client: LLMClient | None,
+    model: str | None,
+    seed: int | None,
+    options: Mapping[str, Any],
+    config: HarnessConfig,
+) -> tuple[LLMClient, str]:
+    """The client and model name for ``spec``: the injected ``client`` (named ``model``), a simulated
+    model, or a provider's client."""
     if client is not None:
-        model = options.get("model") or spec.partition(":")[2] or spec
-    elif spec.split(":", 1)[0] == "sim":
+        return client, model or spec.partition(":")[2] or spec
+    if spec.split(":", 1)[0] == "sim":
         from engine.llm.sim import DEFAULT_LATENCY, SimClient, parse_spec
 
         sim_args = {k: options[k] for k in _SIM_OPTIONS if options.get(k) is not None}
         sim_args.setdefault("latency", DEFAULT_LATENCY)
-        client = SimClient(parse_spec(spec), seed=seed, **sim_args)
-        model = client.model
-    else:
-        from engine.llm.factory import make_client
+        sim = SimClient(parse_spec(spec), seed=seed, **sim_args)
+        return sim, sim.model
+    from engine.llm.factory import make_client
 
-        client, model = make_client(spec, timeout_s=config.timeout_s)
-    from engine.llm.factory import public_spec
-
-    return ModelPlayer(
-        game, client, model, spec=public_spec(spec), config=config, seed=seed, label=options.get("label")
-    )
+    return make_client(spec, timeout_s=config.timeout_s)

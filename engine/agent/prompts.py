@@ -208,3 +208,22 @@ def load_template(game: Game | type[Game], variant: str = "default") -> PromptTe
 def load_common(name: str) -> PromptTemplate:
     """A shared template from ``assets/prompts/_common`` (``"reflection"``)."""
     return _load(_asset("prompts", COMMON, f"{name}.md"), f"prompts/{COMMON}/{name}.md", name)
+
+
+#: Where a game's package keeps its own perception prompt, inside its prompts folder (a subfolder, so
+#: it is never listed as an action prompt variant).
+PERCEPTION_PROMPT = ("perception", "describe.md")
+
+
+def load_perception(game: Game | type[Game]) -> PromptTemplate:
+    """The prompt of the ``describe`` perception call for ``game``: the game's own
+    (``<prompts>/perception/describe.md`` in its package) or the generic
+    ``assets/prompts/_common/describe.md``. Placeholders: ``{game_title}``, ``{seat_name}``,
+    ``{rules}`` and ``{step}``.
+    """
+    folder = prompt_folder(game)
+    if folder is not None:
+        own = folder.joinpath(*PERCEPTION_PROMPT)
+        if own.is_file():
+            return _load(own, f"prompts/{game.id}/{'/'.join(PERCEPTION_PROMPT)}", "describe")
+    return _load(_asset("prompts", COMMON, "describe.md"), f"prompts/{COMMON}/describe.md", "describe")

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, TokenLogprob, ToolCall, Usage
 from engine.llm.keys import mask_url_password, redact
 from engine.llm.limits import estimate_tokens
 
@@ -47,6 +47,12 @@ __all__ = [
 #: three timeouts, and the harness re-asks on top of that. With this bound one call waits at most two
 #: timeouts plus a short backoff; 429/5xx/connection retries still follow ``max_retries``.
 MAX_TIMEOUT_RETRIES = 1
+
+#: A call's total deadline, in timeouts: however the server keeps the connection alive (SSE comments,
+#: a drip of empty chunks), a call ends after this many times its ``--timeout``.
+TOTAL_DEADLINE_TIMEOUTS = 20
+#: Slack on the watchdog so the SDK's own read timeout fires first when the server is silent.
+_WATCHDOG_SLACK_S = 0.5
 
 #: Shared pauses one call waits out after 429 answers when its client has a
 #: :class:`~engine.llm.limits.RateLimiter` (then the SDK does not retry a 429 by itself).
@@ -130,6 +136,9 @@ class CallState:
         self.max_retry_wait_s = max_retry_wait_s
         self.content: list[str] = []
         self.reasoning: list[str] = []
+        #: Tool calls by their index in the answer: [id, name, argument pieces].
+        self.tools: dict[int, tuple[list[str], list[str], list[str]]] = {}
+        self.logprobs: list[TokenLogprob] = []
         self.retries = 0
         #: Transport retries this call already spent on timeouts (see :data:`MAX_TIMEOUT_RETRIES`).
         self.timeout_retries = 0
@@ -138,6 +147,25 @@ class CallState:
         #: The client's shared rate limiter: a 429 pauses every call through it.
         self.limiter = limiter
         self.started = time.perf_counter()
+        #: The watchdog of the attempt in progress: the answer must keep coming (see :meth:`progress`).
+        self._watchdog: asyncio.Timeout | None = None
+        self._gap_s = 0.0
+        self._hard_end = math.inf
+
+    def watch(self, watchdog: asyncio.Timeout, gap_s: float, hard_end: float) -> None:
+        """Arm ``watchdog``: it fires when no piece of the answer came for ``gap_s`` seconds (bytes that
+        carry none, such as SSE keep-alive comments, do not count) or at ``hard_end`` (loop time)."""
+        self._watchdog = watchdog
+        self._gap_s = gap_s
+        self._hard_end = hard_end
+        self.progress()
+
+    def progress(self, extra_s: float = 0.0) -> None:
+        """A piece of the answer arrived (or a retry starts after ``extra_s`` of waiting)."""
+        if self._watchdog is None:
+            return
+        now = asyncio.get_running_loop().time()
+        self._watchdog.reschedule(min(now + extra_s + self._gap_s + _WATCHDOG_SLACK_S, self._hard_end))
 
     def emit(self, kind: str, text: str) -> None:
         """Record a streamed piece and pass it on, in arrival order."""
@@ -145,11 +173,39 @@ class CallState:
             # Only text is kept: anything else would break joining the pieces, even in the error path.
             return
         (self.reasoning if kind == "reasoning" else self.content).append(text)
+        self.progress()
         if self.on_delta is not None:
             try:
                 self.on_delta(Delta("reasoning" if kind == "reasoning" else "content", text))
             except Exception as exc:
                 raise CallbackFailed(exc) from exc
+
+    def tool(self, index: int, *, id: str = "", name: str = "", arguments: str = "") -> None:  # noqa: A002
+        """Record a streamed piece of tool call ``index`` (its id and name arrive first, then the
+        arguments in pieces) and pass the argument text on as a ``tool`` delta."""
+        ids, names, args = self.tools.setdefault(index, ([], [], []))
+        if id:
+            ids.append(id)
+        if name:
+            names.append(name)
+        if arguments and isinstance(arguments, str):
+            args.append(arguments)
+            if self.on_delta is not None:
+                try:
+                    self.on_delta(Delta("tool", arguments))
+                except Exception as exc:
+                    raise CallbackFailed(exc) from exc
+
+    def logprob(self, token: str, logprob: float, top: tuple[tuple[str, float], ...] = ()) -> None:
+        """Record one answer token's log-probability (and its most likely alternatives)."""
+        self.logprobs.append(TokenLogprob(token, float(logprob), top))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(
+            ToolCall("".join(names), "".join(args), "".join(ids))
+            for _, (ids, names, args) in sorted(self.tools.items())
+        )
 
     @property
     def content_text(self) -> str:
@@ -173,6 +229,8 @@ class CallState:
             stop_reason=stop_reason,
             model=model,
             retries=self.retries,
+            tool_calls=self.tool_calls,
+            logprobs=tuple(self.logprobs),
         )
 
     def retry(
@@ -180,6 +238,7 @@ class CallState:
     ) -> None:
         """Count a transport retry and report it through ``on_retry``."""
         self.retries = max(self.retries, attempt)
+        self.progress(wait_s or 0.0)
         if self.on_retry is not None:
             reason = retry_reason(status, exc)
             notice = RetryNotice(attempt=attempt, reason=reason, wait_s=wait_s, status=status)
@@ -261,6 +320,9 @@ def kind_for_status(status: int) -> str:
     """The :class:`LLMError` kind for an HTTP error status."""
     if status in (401, 403):
         return "auth"
+    if status == 404:
+        # A model name the server does not have (or a wrong base URL): every call fails the same way.
+        return "not_found"
     if status == 429:
         return "rate_limit"
     if status == 408:
@@ -466,16 +528,32 @@ class SDKClient(abc.ABC):
         """
         token = current_call.set(state)
         streaming = False
+        gap = min(self.timeout_s, request.timeout_s)
+        loop = asyncio.get_running_loop()
+        hard_end = loop.time() + gap * TOTAL_DEADLINE_TIMEOUTS
+        watchdog = asyncio.timeout(None)
         try:
-            stream = await self._open_stream(params, timeout)
-            streaming = True
-            try:
-                await self._check_format(stream, state)
-                return await self._consume(stream, request, state)
-            finally:
-                # Also on cancellation: closing the response tells the server to stop generating.
-                with contextlib.suppress(Exception):
-                    await stream.close()
+            async with watchdog:
+                state.watch(watchdog, gap, hard_end)
+                stream = await self._open_stream(params, timeout)
+                streaming = True
+                try:
+                    await self._check_format(stream, state)
+                    return await self._consume(stream, request, state)
+                finally:
+                    # Also on cancellation: closing the response tells the server to stop generating.
+                    with contextlib.suppress(Exception):
+                        await stream.close()
+        except TimeoutError:
+            if not watchdog.expired():
+                raise
+            # Bytes kept coming (keep-alive comments) but no answer: the server is not answering.
+            over = loop.time() >= hard_end
+            raise self._failure(
+                state, "timed out waiting for the server", kind="timeout",
+                detail=(f"the call passed its total deadline of {gap * TOTAL_DEADLINE_TIMEOUTS:g} s" if over
+                        else f"nothing of the answer in {gap:g} s"),
+            ) from None
         except CallbackFailed as exc:
             raise exc.original from None
         except _TimeoutRetriesSpent:
@@ -504,6 +582,7 @@ class SDKClient(abc.ABC):
                 detail=f"{type(exc).__name__}: {exc}",
             ) from None
         finally:
+            state._watchdog = None
             current_call.reset(token)
 
     async def _check_format(self, stream: Any, state: CallState) -> None:

@@ -8,6 +8,10 @@ is requested as ``{"type": "enabled", "budget_tokens": N}`` when ``Request.think
 thinking for the models the SDK marks as preferring it). ``Request.temperature`` is not sent: the
 current Messages API has no sampling parameters.
 
+Native tool calling: ``Request.tools`` go out as ``tools`` with ``tool_choice={"type": "any"}`` (``auto``
+with extended thinking, which refuses a forced tool); ``tool_use`` blocks and their
+``input_json_delta`` pieces become ``Completion.tool_calls``. The Messages API has no log-probabilities.
+
 Transport retries are the SDK's own and each is reported through ``on_retry``. SDK types never leave
 this module: failures are :class:`LLMError`.
 """
@@ -177,6 +181,13 @@ class AnthropicClient(SDKClient):
         }
         if system:
             params["system"] = system
+        if request.tools:
+            params["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
+                for t in request.tools
+            ]
+            # Extended thinking only allows the model to choose; otherwise it must call a tool.
+            params["tool_choice"] = {"type": "auto" if request.thinking else "any"}
         if request.thinking:
             budget = max(MIN_THINKING_BUDGET, int(request.thinking_budget or DEFAULT_THINKING_BUDGET))
             if request.model in _ADAPTIVE_THINKING_MODELS:
@@ -214,6 +225,8 @@ class AnthropicClient(SDKClient):
             if not isinstance(event, dict):
                 raise TypeError(f"a stream event that is not a JSON object: {type(event).__name__}")
             kind = event.get("type")
+            if kind != "ping":  # a ping is a keep-alive: it does not move the answer on
+                state.progress()
             if kind == "message_start":
                 message = event["message"]
                 model = message.get("model") or model
@@ -233,6 +246,10 @@ class AnthropicClient(SDKClient):
                     state.emit("reasoning", block.get("thinking") or "")
                 elif btype == "text":
                     state.emit("content", block.get("text") or "")
+                elif btype == "tool_use":
+                    index = event.get("index")
+                    state.tool(index if isinstance(index, int) else 0, id=str(block.get("id") or ""),
+                               name=str(block.get("name") or ""))
             elif kind == "content_block_delta":
                 delta = event["delta"]
                 dtype = delta.get("type")
@@ -240,6 +257,10 @@ class AnthropicClient(SDKClient):
                     state.emit("reasoning", delta["thinking"])
                 elif dtype == "text_delta":
                     state.emit("content", delta["text"])
+                elif dtype == "input_json_delta":
+                    index = event.get("index")
+                    piece = delta.get("partial_json") or ""
+                    state.tool(index if isinstance(index, int) else 0, arguments=piece)
                 # signature_delta (thinking integrity) and tool input deltas carry no readable text.
             elif kind == "message_delta":
                 stop_reason = (event.get("delta") or {}).get("stop_reason") or stop_reason

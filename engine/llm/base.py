@@ -9,7 +9,7 @@ reasoning and answer apart, live, with tokens, latency and retries.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
@@ -31,6 +31,33 @@ class Message:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Tool:
+    """A function the model may call (native tool calling): ``parameters`` is its JSON schema."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call the model made: ``arguments`` is the JSON text exactly as it arrived."""
+
+    name: str
+    arguments: str
+    id: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TokenLogprob:
+    """One answer token with its log-probability and the most likely alternatives at its place."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Request:
     """One model call. ``thinking`` asks for extended thinking / reasoning where the provider has it:
     ``budget_tokens`` for Anthropic, ``effort`` (low/medium/high) for OpenAI reasoning models."""
@@ -48,6 +75,11 @@ class Request:
     #: Whether the transport may retry this call after a timeout (see ``_calls.MAX_TIMEOUT_RETRIES``).
     #: A caller that re-asks by itself after a failure turns it off so retries do not multiply the wait.
     retry_timeouts: bool = True
+    #: Tools offered for native tool calling; the model is asked to call one (empty: a text answer).
+    tools: tuple[Tool, ...] = ()
+    #: Most likely alternatives to return per answer token where the provider has log-probabilities
+    #: (OpenAI's ``logprobs``/``top_logprobs``); 0 asks for none.
+    logprobs: int = 0
 
     def params(self) -> dict[str, Any]:
         """The request parameters as recorded in a session (never credentials)."""
@@ -60,14 +92,19 @@ class Request:
                 out["thinking_budget"] = self.thinking_budget
             if self.effort:
                 out["effort"] = self.effort
+        if self.tools:
+            out["tools"] = [tool.name for tool in self.tools]
+        if self.logprobs:
+            out["logprobs"] = self.logprobs
         return out
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Delta:
-    """A piece of streamed output: ``kind`` is ``"reasoning"`` (thinking) or ``"content"`` (answer)."""
+    """A piece of streamed output: ``kind`` is ``"reasoning"`` (thinking), ``"content"`` (answer) or
+    ``"tool"`` (the arguments of a tool call as they stream)."""
 
-    kind: Literal["reasoning", "content"]
+    kind: Literal["reasoning", "content", "tool"]
     text: str
 
 
@@ -89,6 +126,10 @@ class Completion:
     stop_reason: str | None = None
     model: str = ""
     retries: int = 0
+    #: Tool calls the model made (native tool calling), in order.
+    tool_calls: tuple[ToolCall, ...] = ()
+    #: The answer's tokens with their log-probabilities, when asked for and returned.
+    logprobs: tuple[TokenLogprob, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -101,9 +142,14 @@ class RetryNotice:
     status: int | None = None
 
 
+#: Error kinds that say the model cannot be used at all, whatever is asked: a rejected key (401/403)
+#: or a model the server does not have (404). They are run errors, never a player's move or forfeit.
+RUN_ERROR_KINDS = frozenset({"auth", "not_found"})
+
+
 class LLMError(Exception):
     """A model call failed for good. ``kind`` is one of ``timeout``, ``rate_limit``, ``server``,
-    ``auth``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``.
+    ``auth``, ``not_found``, ``connection``, ``bad_request``, ``stream``, ``cancelled``, ``other``.
 
     ``partial`` holds the answer text received before a stream broke (empty otherwise)."""
 
@@ -114,6 +160,21 @@ class LLMError(Exception):
         self.kind = kind
         self.status = status
         self.partial = partial
+
+    @property
+    def is_run_error(self) -> bool:
+        """Whether the model cannot be used at all (see :data:`RUN_ERROR_KINDS`)."""
+        return self.kind in RUN_ERROR_KINDS
+
+
+class ModelUnusable(Exception):  # noqa: N818  (a state, like StopIteration)
+    """Raised by a model player instead of choosing a move when its model cannot be used at all (a
+    rejected key, an unknown model): the episode ends in error, is not scored, and is played again
+    once the key or model name is fixed. The message is the provider's one line."""
+
+    def __init__(self, error: LLMError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 @runtime_checkable

@@ -5,6 +5,11 @@ the Chat Completions wire format is the one every compatible local server speaks
 as ``reasoning_content`` (DeepSeek, vLLM, llama.cpp) or ``reasoning`` (Ollama, OpenRouter, newer vLLM)
 delta fields and becomes ``Delta("reasoning")``; the answer becomes ``Delta("content")``.
 
+Native tool calling: ``Request.tools`` go out as ``tools`` (functions) with ``tool_choice="required"``
+and the streamed ``tool_calls`` deltas are assembled into ``Completion.tool_calls``. With
+``Request.logprobs`` the answer's token log-probabilities (``logprobs``/``top_logprobs``) come back in
+``Completion.logprobs``; OpenAI's reasoning models have none, so they are not asked for there.
+
 Transport retries are the SDK's own (``max_retries``, ``Retry-After`` honoured) and each one is
 reported through ``on_retry``. SDK types never leave this module: failures are :class:`LLMError`.
 """
@@ -182,6 +187,17 @@ class OpenAIClient(SDKClient):
             params["temperature"] = request.temperature
         if request.effort and (reasoning or self.provider == "local"):
             params["reasoning_effort"] = request.effort
+        if request.tools:
+            params["tools"] = [
+                {"type": "function",
+                 "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}}
+                for t in request.tools
+            ]
+            # An answer must be a call (compatible servers too: vLLM, llama.cpp; Ollama ignores it).
+            params["tool_choice"] = "required"
+        if request.logprobs and not reasoning:
+            params["logprobs"] = True
+            params["top_logprobs"] = min(20, int(request.logprobs))
         return params
 
     async def _open_stream(self, params: dict[str, Any], timeout: Any) -> Any:
@@ -208,6 +224,7 @@ class OpenAIClient(SDKClient):
         usage = Usage()
         model = ""
         async for chunk in stream:
+            state.progress()  # a chunk of the API (SSE comments never get here)
             if not isinstance(chunk, dict):
                 raise TypeError(f"a stream chunk that is not a JSON object: {type(chunk).__name__}")
             model = chunk.get("model") or model
@@ -224,6 +241,9 @@ class OpenAIClient(SDKClient):
                         state.emit("content", _text_of(delta["content"]))
                     if delta.get("refusal"):
                         state.emit("content", delta["refusal"])
+                    for call in delta.get("tool_calls") or ():
+                        _tool_piece(state, call)
+                _logprobs(state, choice.get("logprobs"))
                 if choice.get("finish_reason"):
                     finish = choice["finish_reason"]
             if chunk.get("usage") is not None:
@@ -243,6 +263,9 @@ class OpenAIClient(SDKClient):
         if isinstance(reasoning, str):
             state.emit("reasoning", reasoning)
         state.emit("content", _text_of(message.get("content")))
+        for index, call in enumerate(message.get("tool_calls") or ()):
+            _tool_piece(state, {"index": index, **call})
+        _logprobs(state, choice.get("logprobs"))
         raw_usage = data.get("usage") or {}
         details = raw_usage.get("completion_tokens_details") or {}
         finish = choice.get("finish_reason") or "stop"
@@ -294,6 +317,36 @@ def _text_of(content: Any) -> str:
                 texts.append(get("text"))
         return "".join(texts)
     return ""
+
+
+def _tool_piece(state: CallState, call: Any) -> None:
+    """One streamed piece of a tool call (``{"index", "id", "function": {"name", "arguments"}}``)."""
+    if not isinstance(call, dict):
+        return
+    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    index = call.get("index")
+    state.tool(
+        index if isinstance(index, int) else 0,
+        id=str(call.get("id") or ""),
+        name=str(function.get("name") or ""),
+        arguments=function.get("arguments") if isinstance(function.get("arguments"), str) else "",
+    )
+
+
+def _logprobs(state: CallState, raw: Any) -> None:
+    """The answer tokens' log-probabilities of a choice (``{"content": [{"token", "logprob",
+    "top_logprobs"}]}``); anything else carries none."""
+    if not isinstance(raw, dict):
+        return
+    for item in raw.get("content") or ():
+        if not isinstance(item, dict) or not isinstance(item.get("logprob"), (int, float)):
+            continue
+        top = tuple(
+            (str(alt.get("token", "")), float(alt["logprob"]))
+            for alt in item.get("top_logprobs") or ()
+            if isinstance(alt, dict) and isinstance(alt.get("logprob"), (int, float))
+        )
+        state.logprob(str(item.get("token", "")), float(item["logprob"]), top)
 
 
 def _reasoning_text(delta: dict[str, Any]) -> str:

@@ -16,6 +16,8 @@ How it knows the game
     (``Game.sim_behaviour``, in the game's package); games without one get the generic behaviour.
 
 Realism
+    A perception call (``Request.purpose == "perception"``) is answered with a description of the board
+    from the seat's view (:meth:`~engine.llm.simstyle.SimBehaviour.describe`), deterministically.
     The reasoning trace (streamed as ``reasoning`` deltas) is written from the bot's per-action values;
     the answer is streamed in small chunks with a small delay (``latency`` seconds per chunk, default a
     few milliseconds; ``latency=0`` for tests and benchmarks). Usage is estimated from text length
@@ -31,6 +33,7 @@ Specs: ``"sim"`` (default rates) and ``"sim:NAME"`` for a preset: ``careless`` (
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import time
@@ -38,7 +41,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Game
-from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, ToolCall, Usage
 from engine.llm.simstyle import (
     REPEAT_RATE,
     SimBehaviour,
@@ -121,6 +124,10 @@ class SimClient:
         self.calls = 0
         self._rng = random.Random(seed)
         self._behaviours: dict[Game, SimBehaviour] = {}
+        #: The last answer's thought and move (None after a broken one) and its intermediate answers, for
+        #: answering as a JSON object or a tool call when the request asks for one.
+        self._move: tuple[str, str] | None = None
+        self._tag_lines: list[str] = []
         #: The last slip: (state, seat, action, kind), to repeat it when re-asked on the same state.
         self._last_slip: tuple[Any, int, str, str] | None = None
 
@@ -171,13 +178,28 @@ class SimClient:
         if self._rng.random() < self.rates["api_error_rate"]:
             raise LLMError("simulated server error (503 Service Unavailable)", kind="server", status=503)
         ctx = self.context
+        self._move, self._tag_lines = None, []
         if request.purpose == "reflection":
             reasoning, content = "", self._reflection(ctx)
+        elif request.purpose == "perception":
+            # It sees the board it was told about; what it writes is the seat's own view of it.
+            reasoning = ""
+            content = self.behaviour(ctx.game).describe(ctx) if ctx is not None else self._describe_blind()
         else:
             reasoning, content = await self._respond(ctx, prompt, _reasked_illegal(request))
+        calls: tuple[ToolCall, ...] = ()
+        move = self._move
+        if move is not None and request.tools:
+            # It plays by calling the tool it was offered, its intermediate answers in the text.
+            arguments = json.dumps({"thought": move[0], "move": move[1]})
+            calls = (ToolCall(request.tools[0].name, arguments, f"call_sim_{self.calls}"),)
+            content = "\n".join(self._tag_lines)
+        elif move is not None and _JSON_ASKED.search(prompt):
+            content = "\n".join([*self._tag_lines, json.dumps({"thought": move[0], "move": move[1]})])
         if not (self.thinking or request.thinking):
             reasoning = ""
-        for kind, text in (("reasoning", reasoning), ("content", content)):
+        for kind, text in (("reasoning", reasoning), ("content", content),
+                           ("tool", calls[0].arguments if calls else "")):
             for chunk in _chunks(text):
                 if on_delta is not None:
                     on_delta(Delta(kind, chunk))  # type: ignore[arg-type]
@@ -191,7 +213,8 @@ class SimClient:
             reasoning_tokens=_tokens(reasoning),
         )
         latency_ms = (time.perf_counter() - started) * 1000
-        return Completion(content, reasoning, usage, latency_ms, "end_turn", self.model, 0)
+        stop = "tool_use" if calls else "end_turn"
+        return Completion(content, reasoning, usage, latency_ms, stop, self.model, 0, tool_calls=calls)
 
     # -- answers ------------------------------------------------------------------------------
 
@@ -208,6 +231,7 @@ class SimClient:
         return self._behaviours[key]
 
     async def _respond(self, ctx: SimContext | None, prompt: str, reasked: bool = False) -> tuple[str, str]:
+        self._move, self._tag_lines = None, []
         if ctx is None or not ctx.state.legal_actions(ctx.seat):
             style = self.behaviour(ctx.game) if ctx is not None else None
             return "", style.blind(prompt, self._rng) if style is not None else _blind(prompt, self._rng)
@@ -233,7 +257,14 @@ class SimClient:
         style.prompt_text = prompt
         reasoning = style.reasoning(ctx, analysis, action, slip, answers)
         content = style.answer(ctx, analysis, action, slip, broken, answers, self._rng)
+        if not broken:  # what a JSON answer or a tool call says (a broken answer gives neither)
+            self._move = (style.thought(ctx, analysis, action, slip), str(action))
+            self._tag_lines = style.tags(answers)
         return reasoning, content
+
+    @staticmethod
+    def _describe_blind() -> str:
+        return "The image shows a game board; without the game's context no details can be made out."
 
     def _reflection(self, ctx: SimContext | None) -> str:
         if ctx is None:
@@ -247,6 +278,10 @@ def _blind(prompt: str, rng: random.Random) -> str:
     if re.search(r"chosen\s+move", prompt, re.IGNORECASE):
         return blind_choice(legal, "(1,1)", rng)
     return f"thought: keeping it simple.\nmove: {rng.choice(['up', 'down', 'left', 'right'])}"
+
+
+#: The harness's instruction to answer with one JSON object (engine.agent.action_format).
+_JSON_ASKED = re.compile(r"answer with exactly one JSON object", re.IGNORECASE)
 
 
 def _reasked_illegal(request: Request) -> bool:

@@ -316,6 +316,19 @@ class SimBehaviour:
         """An answer written without any context (a call the harness did not describe)."""
         return "thought: keeping it simple.\nmove: " + (self.game.actions[0] if self.game.actions else "pass")
 
+    def describe(self, ctx: SimContext | None) -> str:
+        """The perception call's description of the board image: what the seat can see of the state,
+        written out as the game's text view and coordinate listing (deterministic: no randomness)."""
+        if ctx is None:
+            return "The image shows the game board; no details can be made out."
+        text = ctx.state.text(ctx.seat).rstrip()
+        try:
+            table = str(ctx.state.text_table(ctx.seat)).rstrip()
+        except Exception:  # a game's optional listing must never break the description
+            table = ""
+        body = f"{text}\n\n{table}" if table else text
+        return f"The image shows {self.game.title} at step {ctx.state.step}.\n\n{body}"
+
     def reflection(self, ctx: SimContext | None) -> str:
         """The reflection call's text on the player's last move."""
         if ctx is None or not ctx.history:

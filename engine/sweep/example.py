@@ -31,9 +31,10 @@ max_steps = 20
 
 # The harness grid, for model players (bots ignore it). A single value holds for every setting,
 # a list is an axis of the grid; [[harness.settings]] tables are named settings, crossed with the axes.
-# Keys: perception ("text", "image", "both"), image_labels, memory, reflection, thinking,
-# thinking_budget, effort, temperature, prompt_variant, timeout, retries, fallback, max_failed_calls,
-# strikes, sim_error_rate, sim_api_error_rate, sim_latency.
+# Keys: perception ("text", "image", "both", "describe"), perception_model, action_format ("text",
+# "json", "tools"), logprobs, image_labels, memory,
+# reflection, thinking, thinking_budget, effort, temperature, prompt_variant, timeout, reask, retries,
+# fallback, max_failed_calls, strikes, sim_error_rate, sim_api_error_rate, sim_latency.
 [harness]
 perception = "text"
 sim_latency = 0.0          # the simulated model answers at once (no streaming delay)

@@ -75,7 +75,8 @@ class EpisodeJob:
             specs=cell.lineup.specs,
             model_options=model_options,
             max_steps=cell.max_steps,
-            needs_image=cell.lineup.has_model and model_options.get("perception") in ("image", "both"),
+            needs_image=cell.lineup.has_model
+            and model_options.get("perception") in ("image", "both", "describe"),
             providers=tuple(sorted(cell.providers)),
             about={"name": sweep.name, "cell": cell.key, "label": cell.label, "harness": cell.harness.name,
                    "seed": seed},
@@ -128,6 +129,8 @@ async def play_episode(
         "cost_usd": stats.cost_usd,
         "error": stats.error or (stats.notes[0] if stats.notes and not counted else None),
         "session": str(stats.path) if stats.path else None,
+        # A rejected key or unknown model: not scored, played again once it is fixed.
+        "model_unusable": outcome.model_unusable,
     }
 
 
@@ -153,6 +156,9 @@ class SweepOutcome:
     budget_stopped: bool = False
     interrupted: bool = False
     errors: list[str] = dataclasses.field(default_factory=list)
+    #: A model could not be used at all (a rejected key, an unknown model): the sweep stopped there,
+    #: and the episodes it met stay unplayed for the next run.
+    model_unusable: str | None = None
 
     @property
     def missing(self) -> int:
@@ -328,6 +334,14 @@ class SweepRunner:
                     result = failed_result(job, exc)
                 self._running_cost.pop(job.token, None)
                 self.finish(job, result, outcome)
+                if result.get("model_unusable") and not stop.is_set():
+                    outcome.model_unusable = str(result["model_unusable"])
+                    self._notice(f"{outcome.model_unusable}: stopping (fix the key or model name, then "
+                                 "run the sweep again to play what is missing)")
+                    stop.set()
+                    for token, task in tasks.items():
+                        if token != job.token:
+                            task.cancel()
 
         for job in jobs:
             tasks[job.token] = asyncio.create_task(one(job), name=f"episode-{job.token}")

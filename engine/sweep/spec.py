@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine import safeio
 from engine.core import GameError, UnknownGameError
 from engine.options import OptionError, validate
 from engine.players import HUMAN
@@ -57,7 +58,12 @@ def _is_num(v: Any) -> bool:
 
 
 HARNESS_KEYS: dict[str, tuple[str, Any]] = {
-    "perception": ('"text", "image" or "both"', lambda v: v in ("text", "image", "both")),
+    "perception": ('"text", "image", "both" or "describe"',
+                   lambda v: v in ("text", "image", "both", "describe")),
+    # The model that describes the image under perception "describe" (a player spec; default: the acting one).
+    "perception_model": ("a model player spec", lambda v: isinstance(v, str) and is_model_spec(v)),
+    "action_format": ('"text", "json" or "tools"', lambda v: v in ("text", "json", "tools")),
+    "logprobs": ("true or false", lambda v: isinstance(v, bool)),
     "image_labels": ("true or false", lambda v: isinstance(v, bool)),
     "memory": ("a whole number of steps, at least 0 (0 = off)", lambda v: _is_int(v) and v >= 0),
     "reflection": ("true or false", lambda v: isinstance(v, bool)),
@@ -67,8 +73,10 @@ HARNESS_KEYS: dict[str, tuple[str, Any]] = {
     "temperature": ("a number from 0 to 2", lambda v: _is_num(v) and 0 <= v <= 2),
     "prompt_variant": ("a prompt variant's name", lambda v: isinstance(v, str) and bool(v.strip())),
     "timeout": ("a number of seconds above 0", lambda v: _is_num(v) and v > 0),
+    "reask": ('"feedback", "same" or "none"', lambda v: v in ("feedback", "same", "none")),
     "retries": ("a whole number, at least 0", lambda v: _is_int(v) and v >= 0),
     "fallback": ('"random", "noop" or "forfeit"', lambda v: v in ("random", "noop", "forfeit")),
+    "max_tokens": ("a whole number of output tokens, at least 1", lambda v: _is_int(v) and v >= 1),
     "max_failed_calls": ("a whole number, at least 0 (0: never give up)", lambda v: _is_int(v) and v >= 0),
     "strikes": ("a whole number, at least 0", lambda v: _is_int(v) and v >= 0),
     "sim_error_rate": ("a number from 0 to 1", lambda v: _is_num(v) and 0 <= v <= 1),
@@ -130,7 +138,7 @@ class HarnessSetting:
         opts: dict[str, Any] = {}
         policy: dict[str, Any] = {}
         for key, value in self.values.items():
-            if key in ("retries", "fallback"):
+            if key in ("reask", "retries", "fallback"):
                 policy[key] = value
             elif key == "timeout":
                 opts["timeout_s"] = float(value)
@@ -326,18 +334,20 @@ def load_sweep(path: Path | str) -> Sweep:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SweepFileError(f"{path}: cannot read the sweep file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SweepFileError(f"{path}: expected a UTF-8 text file (TOML)") from None
+        text = safeio.read_text(path, cap=1024 * 1024, what="sweep file")
+    except FileNotFoundError:
+        raise SweepFileError(f"{path}: cannot read the sweep file: no such file") from None
+    except safeio.InputError as exc:
+        raise SweepFileError(str(exc)) from None
     return parse_sweep(text, name=str(path))
 
 
 def parse_sweep(text: str, *, name: str = "sweep.toml") -> Sweep:
     """Read and check the text of a sweep file (see :func:`load_sweep`)."""
     try:
-        data = tomllib.loads(text)
+        data = safeio.loads_toml(text, name)
+    except safeio.InputError as exc:
+        raise SweepFileError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         why = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))

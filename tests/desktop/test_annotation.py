@@ -66,7 +66,8 @@ def test_two_annotators_label_the_same_steps_and_agreement_prints(
     QtBot.keyClick(panel, Qt.Key.Key_N)
     assert panel.note.hasFocus() or QApplication.focusWidget() is panel.note
     panel.note.setPlainText("blocks the wrong diagonal")
-    panel.save_note()
+    QtBot.keyClick(panel.note, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # as the box says
+    assert panel.note.toPlainText() == "blocks the wrong diagonal"  # saved, not given a line break
     run(until(lambda: not panel.pending, what="the note to be written"))
     standing = annotations.label_sets(annotations.load(folder))
     assert standing[("ana", 1, None)] == {"misread_board"}

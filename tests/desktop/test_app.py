@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QApplication, QLabel
 
 from desktop import app as app_module
 from desktop.controller import GameSetup, SeatSetup
@@ -77,7 +77,9 @@ def test_new_game_dialog_builds_setups(qtbot: Any) -> None:
     assert setup.seats[0].options["memory"] == 4 and setup.seats[0].options["reflection"] is False
     assert setup.seats[0].options["thinking_budget"] == 2048
     assert setup.seats[1].spec == "local:qwen@http://127.0.0.1:8000/v1"
-    assert setup.seats[1].options["invalid_policy"] == {"retries": 3, "fallback": "random"}
+    policy = setup.seats[1].options["invalid_policy"]
+    assert policy == {"reask": "feedback", "retries": 3, "fallback": "random"}
+    assert setup.seats[1].options["action_format"] == "text"
     # Model settings show only for model seats.
     dialog.game.setCurrentIndex(dialog.game.findData("2048"))
     assert len(dialog.seat_editors) == 1
@@ -248,3 +250,28 @@ def test_demo_restart_is_cancelled_when_the_window_closes(window: Any) -> None:
     assert window._demo_restart_timer.isActive()
     window.close()
     assert not window._demo_restart_timer.isActive()
+
+
+def test_every_key_the_window_binds_is_in_the_f1_help_which_fits_1280_and_closes_on_esc(
+    window: Any, qtbot: Any
+) -> None:
+    from PySide6.QtGui import QAction, QKeySequence
+
+    window.resize(1280, 800)
+    window.acts.keys.trigger()  # as the toolbar button does
+    overlay = window.overlay
+    assert overlay.isVisible()
+    texts = " ".join(label.text() for label in overlay.findChildren(QLabel))
+    # The keys a new user missed, and every shortcut bound by a window action (one declaration).
+    for key in ("F5", "Ctrl+=", "Ctrl+0", "Ctrl+L", "Ctrl+D", "Ctrl+Enter", "F1"):
+        assert key in texts, key
+    bound = {
+        a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+        for a in window.findChildren(QAction) if not a.shortcut().isEmpty()
+    }
+    assert bound and all(k in texts or k in ("[", "]") for k in bound), bound - set(texts.split())
+    # The card fits a 1280 × 800 window; the lists scroll inside it.
+    assert overlay.rect().contains(overlay.card.geometry())
+    assert overlay.card.width() <= window.width() - 40
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert not overlay.isVisible()

@@ -6,7 +6,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from desktop.board_view import BoardView, shown_state
+from desktop.board_view import BoardView
+from desktop.model.visibility import shown_state
 from engine.core import Game, State, seats_of
 
 

@@ -19,7 +19,9 @@ import pytest
 
 import engine
 import sessions
-from desktop import cli, cli_models, cli_run
+from desktop import cli
+from desktop.cli import models as cli_models
+from desktop.cli import run as cli_run
 from tests.loopback import Answer, LoopbackServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -283,7 +285,7 @@ def test_games_lists_ids_seats_and_bots(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_check_model_never_prints_a_key(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, loopback: LoopbackServer
 ) -> None:
     code, out, _ = run_cli(capsys, "check-model", "sim")
     assert code == 0 and out.startswith("ok")
@@ -291,8 +293,10 @@ def test_check_model_never_prints_a_key(
     assert code == 1 and "ANTHROPIC_API_KEY" in out
     secret = "sk-test-0123456789abcdefghij"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
-    code, out, err = run_cli(capsys, "--verbose", "check-model", "openai:gpt-4o-mini")
+    code, out, err = run_cli(capsys, "--verbose", "check-model", "openai:gpt-4o-mini",
+                             "--base-url", loopback.openai_base_url)
     assert code == 0 and out.startswith("ok")
+    assert loopback.posts()  # a real call was made
     assert secret not in out + err
     code, out, err = run_cli(capsys, "check-model", "local:llama3@http://127.0.0.1:9/v1", "--timeout", "1")
     assert code == 1 and "cannot reach" in out
@@ -521,7 +525,11 @@ def test_check_model_understands_local_specs_as_run_does(
         probed.append((base_url, name))
         return True, "fine"
 
+    async def call(spec: str, base_url: str | None, timeout: float) -> tuple[bool, str]:
+        return True, "answered"
+
     monkeypatch.setattr(cli_models, "_probe_server", probe)
+    monkeypatch.setattr(cli_models, "_one_call", call)
     code, out, err = run_cli(capsys, "check-model", spec)
     assert code == 0, err
     assert probed == [(url, model)]
@@ -534,10 +542,15 @@ def test_check_model_accepts_ollamas_latest_tag(
     assert code == 0 and out.startswith("ok")
 
 
+async def _answered(spec: str, base_url: str | None, timeout: float) -> tuple[bool, str]:
+    return True, "answered"
+
+
 def test_anthropic_auth_token_counts_as_credentials(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", "token-0123456789abcdef")
+    monkeypatch.setattr(cli_models, "_one_call", _answered)
     code, out, err = run_cli(capsys, "check-model", "anthropic:claude-haiku-4-5")
     assert code == 0 and out.startswith("ok") and "token-0123456789abcdef" not in out + err
     code, out, err = run_cli(capsys, "run", "tictactoe", "-p", "anthropic:claude-haiku-4-5", "--dry-run",
@@ -551,8 +564,10 @@ def test_run_and_check_a_local_openai_compatible_server(
     base = loopback.openai_base_url
     code, out, _ = run_cli(capsys, "check-model", f"local:loop-model@{base}")
     assert code == 0 and out.startswith("ok") and "loop-model" in out
+    assert len(loopback.posts()) == 1  # check-model makes one real call
     code, out, _ = run_cli(capsys, "check-model", "local:absent-model", "--base-url", base)
     assert code == 1 and "does not serve" in out
+    checks = len(loopback.posts())
     loopback.default = Answer(content="thought: keep the corner.\nmove: left", input_tokens=40,
                               output_tokens=9)
     code, out, err = run_cli(capsys, "run", "2048", "-p", f"local:loop-model@{base}", "-n", "1",
@@ -562,7 +577,7 @@ def test_run_and_check_a_local_openai_compatible_server(
     report = json.loads(out)
     assert report["episodes"][0]["steps"] == 3
     chat_calls = [r for r in loopback.requests if r.path.endswith("/chat/completions")]
-    assert len(chat_calls) == 3  # one model call per step, nothing else
+    assert len(chat_calls) == checks + 3  # one model call per step, nothing else
     (folder,) = session_dirs(tmp_path)
     parsed = [e for e in sessions.load_session(folder).events if e["type"] == "action_parsed"]
     assert [e["data"]["matched"] for e in parsed] == ["left"] * 3

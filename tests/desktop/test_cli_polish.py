@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import sessions
-from desktop import cli, cli_common
+from desktop import cli
+from desktop.cli import common as cli_common
 from engine.agent.player import ModelPlayer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,7 +186,7 @@ def test_import_missing_file_and_twice(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_max_failed_calls_reaches_the_harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from desktop import cli_run
+    from desktop.cli import run as cli_run
 
     args = cli.build_parser().parse_args(
         ["run", "2048", "-p", "sim", "--max-failed-calls", "3", "--out", str(tmp_path)]

@@ -189,7 +189,7 @@ def test_dry_run_shows_size_and_cost_of_paid_models_and_creates_nothing(
 
 
 def test_progress_has_a_bar_per_game_lineup_and_harness_setting(capsys: pytest.CaptureFixture[str]) -> None:
-    from desktop.cli_sweep import _Bars
+    from desktop.cli.sweep import _Bars
 
     sweep = parse_sweep(GRID.replace("seeds = [0, 1, 2, 3, 4]", "seeds = [0, 1]"))
     first = sweep.cells[0]

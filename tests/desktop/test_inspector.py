@@ -304,7 +304,9 @@ def test_an_override_is_shown_on_the_sample_it_replaced(
     played = of_type(records, ev.ACTION_APPLIED)[0]["data"]["actions"]["0"]
     panel.show_step(records[0]["step"], records, session.read_attachment)
     assert panel.step_model.decided().call == second["call"]
-    assert panel.pills[1].isChecked() and panel.pills[1].text().endswith(f"{played} · played")
+    # The person's move, named as theirs: never "Sample 2 · <move> · played" as if the model chose it.
+    assert panel.pills[1].isChecked()
+    assert panel.pills[1].text().endswith(f"{second['action']} → {played} (a person's override)")
     outcome = panel.outcome_label.text()
     assert f"proposed {second['action']} → played {played}" in outcome
     assert "executed differs: overridden by human" in panel.parse_label.text()
@@ -539,7 +541,7 @@ def test_seats_are_numbered_from_one_and_the_simulated_model_named_once(
     text = panel.players_label.text().replace("&nbsp;", " ")
     assert "Seat 1 (X)" in text and "Seat 2 (O)" in text and "Seat 0" not in text
     assert "sim · perception both" in text and "sim · sim" not in text
-    assert "3 retries → random" in text
+    assert "invalid: re-ask with feedback ×3 → random move" in text
     assert "Seat 1 (X)" in panel.step_label.text() and "Seat 0" not in panel.step_label.text()
     legal = of_type(records, ev.TURN_STARTED)[0]["data"]["legal"]["0"]
     panel.set_controls(model_to_act=True, busy=False, pending={"action": legal[0], "seat": 0, "call": 1,

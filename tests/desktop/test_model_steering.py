@@ -100,6 +100,14 @@ def test_take_over_and_hand_back(window: Any, qtbot: Any, run: Any) -> None:
     decisions = sorted(_events(c, "decision"), key=lambda d: d["step"])
     assert decisions[0]["data"]["source"] == "human" and decisions[0]["data"]["action"] == cell
     assert decisions[2]["data"]["source"] == "model"
+    # The animation's caption (and presenter mode's) says that a person played the model's seat.
+    from desktop.video_export import caption_of, frames, plan_video
+
+    session = sessions.load_session(c.folder)
+    names = [s.name for s in c.game.seats]
+    assert caption_of(session.events_for_step(0), names, {0}) == f"X plays {cell} (a person took over)"
+    assert "took over" not in caption_of(session.events_for_step(2), names, {0})
+    assert next(iter(frames(plan_video(session, c.folder.parent / "unused.gif", first=1, last=1)))).size
 
 
 def test_cancel_in_flight_call_keeps_the_game(window: Any, run: Any) -> None:
@@ -180,3 +188,25 @@ def test_fork_from_a_replayed_session(window: Any, run: Any) -> None:
     assert c.current_state() == expected
     assert len(c.episode.match.history) == 4
     assert sessions.load_session(c.folder).manifest["extra"]["forked_from"]["step"] == 4
+
+
+def test_an_override_after_a_reask_is_labelled_as_a_persons_move(window: Any, qtbot: Any, run: Any) -> None:
+    from desktop.inspector_format import StepModel, pills
+
+    async def scenario() -> tuple[Any, str]:
+        c = await paused_at_model(window)
+        c.ask()
+        await until(lambda: c.pending is not None, what="a held decision")
+        c.reask()
+        await until(lambda: c.pending is not None and c.pending["call"] > 1, what="the second answer")
+        proposed = c.pending["action"]
+        window.refresh()
+        mine = next(a for a in c.interactive_legal() if a != proposed)
+        qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point_for(window.board, mine))
+        await until(lambda: c.count == 1, what="override applied")
+        return c, mine
+
+    c, mine = run(scenario())
+    texts = [p.text for p in pills(StepModel.from_records(0, c.records_for(0)), {})]
+    assert len(texts) == 2 and not any(t.endswith("· played") for t in texts)
+    assert texts[1].endswith(f"→ {mine} (a person's override)")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QPushButton, QSpinBox
 
 import engine
 from desktop.controller import GameSetup, SeatSetup
@@ -216,3 +216,17 @@ def test_in_the_window_a_missing_key_stays_in_the_dialog_not_the_status_bar(wind
     assert window.last_error is None and window.statusBar().currentMessage() == ""
     assert "OPENAI_API_KEY" in dialog.key_error.text()
     dialog.reject()
+
+
+@pytest.mark.parametrize("where", ["seed", "reroll"])
+def test_enter_starts_the_game_and_keeps_the_seed(qtbot: Any, where: str) -> None:
+    dialog = _dialog(qtbot, "tictactoe")
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    seed = dialog.seed.value()
+    reroll = next(b for b in dialog.findChildren(QPushButton) if b.text() == "New seed")
+    target = dialog.seed.lineEdit() if where == "seed" else reroll
+    target.setFocus()
+    received = _started(dialog)
+    qtbot.keyClick(target, Qt.Key.Key_Return)
+    assert len(received) == 1 and received[0].seed == seed

@@ -226,6 +226,10 @@ def test_a_person_takes_back_a_2048_move_with_ctrl_z_and_the_session_records_it(
         assert window.acts.undo.isEnabled()
         window.acts.undo.trigger()
         await until(lambda: c.count == 1 and window.board.interactive, what="the move taken back")
+        # The model panel leaves the undone move: it shows the last decision still on the board.
+        step = window.inspector._model.step
+        shown = [r for r in c.records_for(step) if r["type"] == "decision"]
+        assert (step, [r["data"]["action"] for r in shown]) == (0, ["left"])
 
     run(scenario())
     session = sessions.load_session(c.folder)

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 
 import engine
 import sessions
-from desktop.board_view import shown_records
 from desktop.controller import GameSetup, SeatSetup
+from desktop.model.visibility import shown_records
 from desktop.new_game_dialog import NewGameDialog
 from renderers.text import TextRenderer
 from tests.desktop.conftest import until

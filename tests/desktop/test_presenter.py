@@ -200,8 +200,10 @@ def test_f5_shows_the_board_and_the_reasoning_in_large_type(
     assert window.menuBar().isVisible() and window.centralWidget().isVisible()
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert p.active
+    qtbot.keyClick(p.view, Qt.Key.Key_Space)  # the replay plays for the audience ...
+    assert p.player.playing
     qtbot.keyClick(p.view, Qt.Key.Key_F5)
-    assert not p.active
+    assert not p.active and not p.player.playing  # ... and stops with presenter mode
 
 
 # -- replay playback and caption --------------------------------------------------------------------
@@ -305,3 +307,47 @@ def test_export_animation_from_the_app_runs_in_a_worker_with_a_progress_bar(
     assert bar_shown and all(bar_shown) and not p.progress.isVisible()
     assert iio.imread(dest, index=None).shape[0] == frames
     assert window.last_error is None
+
+
+def test_zoom_keeps_the_window_and_the_board_and_ctrl_0_restores_them(
+    window: Any, qtbot: Any, run: Any
+) -> None:
+    from desktop.controller import GameSetup, SeatSetup
+
+    window.resize(1280, 800)
+    run(window.start_game(GameSetup("tictactoe", [SeatSetup("human"), SeatSetup("minimax")], seed=1)))
+    qtbot.waitUntil(lambda: window.board.state is not None)
+    before = (window.size(), window.board.board_rect().size(), window.left_split.sizes())
+    for _ in range(3):
+        qtbot.keyClick(window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert window.presenter.zoom == pytest.approx(1.5)
+    # Larger type: the window does not widen itself and the board is not smaller.
+    assert window.size() == before[0]
+    assert window.board.board_rect().height() >= before[1].height()
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert window.size() == before[0]
+    # Back to the board and columns of normal type (a style sheet may round a pixel or two).
+    assert abs(window.board.board_rect().height() - before[1].height()) <= 4
+    assert all(abs(a - b) <= 4 for a, b in zip(window.left_split.sizes(), before[2], strict=True))
+
+
+def test_the_replay_bar_plays_and_pauses_and_shows_its_speed(window: Any, run: Any, recorded: Path) -> None:
+    c = open_replay(window, run, recorded)
+    bar, player = window.timeline, window.presenter.player
+    window.refresh()
+    assert bar.play_btn.isVisible() and not bar.run_btn.isVisible()
+    assert bar.speed.isVisible() and bar.speed.currentText() == presenter.SPEEDS[player.speed_index][0]
+    bar.speed.setCurrentIndex(len(presenter.SPEEDS) - 1)  # the box sets the playback's speed
+    assert player.speed_index == len(presenter.SPEEDS) - 1
+    c.scrub(c.base)
+    bar.play_btn.click()
+    assert player.playing and bar.play_btn.text() == "❚❚ Pause"
+    bar.play_btn.click()
+    assert not player.playing and bar.play_btn.text() == "▶ Play"
+
+
+def test_the_welcome_state_shows_no_empty_plot_and_no_final_position(window: Any) -> None:
+    window.show_welcome()
+    window.refresh()
+    assert not window.plot.isVisible()
+    assert window.timeline.step_label.text() == "No game open"

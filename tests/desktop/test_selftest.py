@@ -58,7 +58,14 @@ def test_every_registered_game_is_drawn_and_played_by_sim_and_random(qapp: QAppl
         else:
             assert any(line.startswith(f"skip  {entry.id}: unavailable here") for line in checks), entry.id
     played = [line for line in checks if line.endswith(" s)") and "session written and read back" in line]
-    assert len(played) == 2 * sum(e.available for e in entries)
+    games = {e.id: engine.make(e.id) for e in entries if e.available}
+    assert len(played) == sum(3 if g.num_seats > 1 else 2 for g in games.values())
+    for game_id, game in games.items():
+        if game.num_seats > 1:
+            # Every game with an opponent is played against its default opponent, named in the report.
+            opponent = type(game).default_opponent
+            line = next(line for line in checks if line.startswith(f"ok    {game_id} opponent: "))
+            assert f"against {opponent} (" in line, line
 
 
 def test_an_unavailable_game_is_reported_and_skipped_not_failed(qapp: QApplication) -> None:
@@ -74,7 +81,8 @@ def test_an_unavailable_game_is_reported_and_skipped_not_failed(qapp: QApplicati
         "(install with: pip install toylib)"
     ) in lines
     assert any(line.startswith(f"ok    {real.id} random: ") for line in lines)
-    assert _verdict(lines)[1:] == (7, 0, 1)  # install, assets, qt, app + the real game's three checks
+    checks = 4 if engine.make(real.id).num_seats > 1 else 3  # draw, sim, random (+ opponent)
+    assert _verdict(lines)[1:] == (4 + checks, 0, 1)  # install, assets, qt, app + the real game's
 
 
 def test_a_broken_game_fails_its_checks_and_the_others_still_run(qapp: QApplication) -> None:
@@ -83,11 +91,12 @@ def test_a_broken_game_fails_its_checks_and_the_others_still_run(qapp: QApplicat
     broken = dataclasses.replace(real, id="toy-broken")
     code, lines = _run(games=lambda: [broken, real])
     assert code == 1
-    for check in ("draw", "sim", "random"):
+    for check in ("draw", "sim", "random", "opponent"):
         line = next(line for line in lines if line.startswith(f"FAIL  toy-broken {check}: "))
         assert "UnknownGameError" in line and "toy-broken" in line
     assert any(line.startswith(f"ok    {real.id} draw: ") for line in lines)
-    assert _verdict(lines) == ("FAILED", 7, 3, 0)
+    real_checks = 4 if engine.make(real.id).num_seats > 1 else 3
+    assert _verdict(lines) == ("FAILED", 4 + real_checks, 4, 0)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import engine
 from engine import events as ev
 from engine.agent.player import ModelPlayer, make_model_player
 from engine.events import Event
-from engine.llm.base import Completion, Delta, LLMError, Request, RetryNotice, Usage
+from engine.llm.base import Completion, Delta, LLMError, ModelUnusable, Request, RetryNotice, Usage
 from engine.match import Match, MatchResult
 from engine.players import Observation
 from engine.roster import make_player
@@ -113,7 +113,8 @@ def test_full_2048_game_records_the_pipeline_in_order() -> None:
     assert harness == players[0].harness_config()
     assert "harness" not in prompts[1].data
     assert harness["memory"] == 3 and harness["reflection"] is True and harness["perception"] == "text"
-    assert harness["invalid_policy"] == {"retries": 3, "fallback": "random"}
+    assert harness["invalid_policy"] == {"reask": "feedback", "retries": 3, "fallback": "random",
+                                         "strikes": 0}
     assert harness["template"] == "prompts/2048/default.md" and len(harness["template_hash"]) == 64
     json.dumps(harness)  # manifest-ready
 
@@ -319,14 +320,26 @@ def test_a_recovered_call_uses_the_answer_and_the_prompt_is_what_was_sent() -> N
 
 def test_hopeless_errors_forfeit_without_retrying() -> None:
     game = engine.make("2048")
-    client = ScriptedClient([LLMError("bad key", kind="auth", status=401)])
+    client = ScriptedClient([LLMError("malformed request", kind="bad_request", status=400)])
     player = make_model_player("openai:x", game, client=client, reflection=False)
     state = game.initial_state(seed=1)
     obs = Observation(game, state, 0, tuple(state.legal_actions(0)))
     decision = asyncio.run(player.act(obs))
     assert len(client.requests) == 1
     assert decision.forfeit and decision.action is None and decision.extra["policy"] == "forfeit"
-    assert "auth" in decision.extra["fallback_reason"]
+    assert "bad_request" in decision.extra["fallback_reason"]
+
+
+@pytest.mark.parametrize(("kind", "status"), [("auth", 401), ("auth", 403), ("not_found", 404)])
+def test_a_rejected_key_or_unknown_model_is_a_run_error_not_a_forfeit(kind: str, status: int) -> None:
+    game = engine.make("2048")
+    client = ScriptedClient([LLMError("bad key", kind=kind, status=status)])
+    player = make_model_player("openai:x", game, client=client, reflection=False)
+    state = game.initial_state(seed=1)
+    obs = Observation(game, state, 0, tuple(state.legal_actions(0)))
+    with pytest.raises(ModelUnusable, match="bad key"):
+        asyncio.run(player.act(obs))
+    assert len(client.requests) == 1
 
 
 def test_a_silent_server_ends_the_decision_after_two_timed_out_calls() -> None:

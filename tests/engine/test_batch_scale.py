@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from desktop import cli, cli_run
+from desktop import cli
+from desktop.cli import run as cli_run
 from engine import events as ev
 from engine.batch import BatchOutcome, BatchPlan, BatchRunner, EpisodeStats
 from engine.events import Event

@@ -147,12 +147,12 @@ def test_at_the_contradiction_the_sim_names_the_statement_and_the_evidence() -> 
 def test_without_mistakes_the_sim_solves_every_case() -> None:
     client = SimClient("perfect", seed=2, latency=0)
     state = GAME.initial_state(seed=0)
-    for _ in range(100):
+    for _ in range(400):
         if state.is_over:
             break
         _, answer = ask(client, state)
         state = state.apply(GAME.parse_action(action_of(answer), state))
-    assert state.phase == "won" and state.penalties == 0 and state.score == 17
+    assert state.phase == "won" and state.penalties == 0 and state.score == 33
 
 
 def test_the_sim_sometimes_objects_wrongly_and_explains_why_it_believed_it() -> None:
@@ -200,7 +200,7 @@ def test_the_reflection_reads_the_last_step() -> None:
     text = behaviour.reflection(
         SimContext(GAME, moved, 0, (StepRecord(0, before, {0: "next"}, (0.0,), moved),))
     )
-    assert "statement 2 of 4" in text and "1 action without" in text
+    assert "statement 2 of 8" in text and "1 action without" in text
 
 
 def test_the_sims_analysis_is_the_answer_key() -> None:

@@ -229,42 +229,6 @@ def test_panel() -> None:
     assert check.buttons[1].label == "Check" and not check.buttons[0].enabled
 
 
-def test_hands_per_second_against_pokerkit() -> None:
-    from pokerkit import Automation, NoLimitTexasHoldem
-
-    automations = tuple(a for a in Automation if a not in (Automation.RUNOUT_COUNT_SELECTION,))
-
-    def direct(rng: random.Random) -> None:
-        s = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, 100, 2)
-        while s.status:
-            low = s.min_completion_betting_or_raising_to_amount
-            options = ["c"] + (["f"] if s.can_fold() else []) + (["r", "a"] if low is not None else [])
-            o = rng.choice(options)
-            if o == "f":
-                s.fold()
-            elif o == "c":
-                s.check_or_call()
-            else:
-                s.complete_bet_or_raise_to(low if o == "r" else s.max_completion_betting_or_raising_to_amount)
-
-    game = engine.make("holdem")
-
-    def ours(rng: random.Random, seed: int) -> None:
-        s = game.initial_state(seed=seed)
-        while not s.is_over:
-            s = game.play_random(s, rng)
-
-    def rate(fn) -> float:  # noqa: ANN001
-        rng, n, started = random.Random(1), 0, time.perf_counter()
-        while time.perf_counter() - started < 0.3:
-            fn(rng, n)
-            n += 1
-        return n / (time.perf_counter() - started)
-
-    # The best of three windows each, so a busy machine does not fail the comparison.
-    assert max(rate(ours) for _ in range(3)) >= 0.8 * max(rate(lambda rng, n: direct(rng)) for _ in range(3))
-
-
 def test_sim_answers_parse_and_follow_the_prompt() -> None:
     from engine.games.holdem.sim import HoldemSim
     from engine.llm.simstyle import Analysis, SimContext

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from desktop.cli_common import UsageError
-from desktop.cli_run import _rate_limits
+from desktop.cli.common import UsageError
+from desktop.cli.run import _rate_limits
 from engine.llm._calls import retry_after
 from engine.llm.base import LLMError, Message, Request, RetryNotice
 from engine.llm.limits import (

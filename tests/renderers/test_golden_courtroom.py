@@ -45,8 +45,15 @@ CASES = [
         (1280, 800),
         highlight=("choose B",),
     ),
-    Case("courtroom-not-guilty", "courtroom", lambda: _trial(*_key(2, 99), case="regatta"), (1280, 800)),
-    Case("courtroom-small-regatta", "courtroom", lambda: _trial(*_key(2, 15), case="regatta"), (512, 320)),
+    Case("courtroom-not-guilty", "courtroom", lambda: _trial(*_key(4, 99), case="regatta"), (1280, 800)),
+    Case("courtroom-small-regatta", "courtroom", lambda: _trial(*_key(4, 15), case="regatta"), (512, 320)),
+    # The long case deep in: ten pieces of evidence, each with its description, beside the witness.
+    Case(
+        "courtroom-long-case",
+        "courtroom",
+        lambda: _trial(*_key(5, 46), "next", case="lighthouse"),
+        (1280, 800),
+    ),
 ]
 
 
@@ -119,11 +126,12 @@ def test_clicks_present_answer_and_move() -> None:
     r = renderers.get("courtroom")
     state = _trial("next")
     lay = drawing._Layout.of(QRectF(0, 0, 1280, 800))
-    card = lay.cards(3)[1]
+    card = lay.cards(len(state.evidence()))[1]
     assert r.hit_test(state, 1280, 800, card.center().x(), card.center().y()) == "present E2"
     for label, action, rect in lay.cues():
         assert r.hit_test(state, 1280, 800, rect.center().x(), rect.center().y()) == action, label
     assert r.hit_test(state, 1280, 800, 640, 200) is None
+    assert r.hit_test(state, 1280, 800, *lay.record_panel.center().toTuple()) is None
     question = _trial(*_key(1, 9), case="orchard")
     option = lay.options(3)[2]
     assert r.hit_test(question, 1280, 800, option.center().x(), option.center().y()) == "choose C"
@@ -135,8 +143,9 @@ def test_a_move_redraws_only_what_changed() -> None:
     after = before.apply("next")
     mask = changed_mask(r.render(before, 640, 400), r.render(after, 640, 400))
     assert mask.any()
-    # The witness and the stand do not move; the statement markers and the text box change.
-    assert not mask[100:230, 260:380].any()
+    # The witness, the stand and the court record do not change; the statement markers and the text
+    # box do.
+    assert not mask[100:230, 440:540].any() and not mask[75:225, 15:345].any()
     assert mask[300:400].any() and mask[40:70, :200].any()
 
 

@@ -1,4 +1,5 @@
-"""Hold'em renderer: golden pictures (a seat's pre-flop view, a river showdown), privacy and speed."""
+"""Hold'em renderer: golden pictures (a seat's pre-flop view, a river showdown, a hand of a mirrored
+match), privacy and speed."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from tests.renderers.render_helpers import pixels
 from tests.renderers.test_golden import Case, check_golden, matches
 
 
-def _hand(seed: int, actions: tuple[str, ...], seat: int | None) -> object:
-    state = engine.make("holdem").initial_state(seed=seed)
+def _hand(seed: int, actions: tuple[str, ...], seat: int | None, **options: object) -> object:
+    state = engine.make("holdem", **options).initial_state(seed=seed)
     for action in actions:
         state = state.apply(action)
     return state if seat is None else state.observe(seat)
@@ -27,6 +28,15 @@ CASES = [
         lambda: _hand(3, ("Check and Call", "Check and Call", "Check and Call", "Raise Half Pot",
                           "Check and Call", "Check and Call", "Check and Call", "Raise Full Pot",
                           "Check and Call"), 0),
+        (512, 512),
+    ),
+    # A mirrored match, hand 4 (deal 2 played again with the seats swapped): the match line and how the
+    # last hand went are written above the table.
+    Case(
+        "holdem-match",
+        "holdem",
+        lambda: _hand(5, ("Raise Full Pot", "Fold", "Check and Call", "Raise Half Pot", "Fold",
+                          "All in", "Fold", "Check and Call"), 0, hands=40, mirrored=True),
         (512, 512),
     ),
 ]

@@ -178,7 +178,7 @@ def test_an_event_whose_seat_is_a_list_is_read_as_no_seat(root: Path) -> None:
     for e in session.events:
         for key in ("step", "seat", "call"):
             assert e[key] is None or type(e[key]) is int
-    from desktop.cli_sessions import model_stats
+    from desktop.cli.sessions import model_stats
 
     model_stats(session.events, [0])  # raised TypeError: unhashable type: 'list'
 

@@ -9,7 +9,7 @@ import random
 import tracemalloc
 from pathlib import Path
 
-from desktop.cli_sessions import session_report
+from desktop.cli.sessions import session_report
 from engine import events as ev
 from engine.events import Event
 from sessions import SessionWriter, load_session

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import assets
+from engine import safeio
 from engine.core import GameError
 
 __all__ = [
@@ -178,8 +179,14 @@ class Testimony:
 
     @property
     def key_steps(self) -> int:
-        """The correct actions the answer key holds: its presses, the presentation, the choice."""
-        return len(self.answer.press) + 1 + (1 if self.choice is not None else 0)
+        """The correct actions the answer key holds as LMGame-Bench counts them: the presentation and
+        the answer to the question (if one is put)."""
+        return 1 + (1 if self.choice is not None else 0)
+
+    @property
+    def key_presses(self) -> int:
+        """The presses the answer key holds (correct actions only with the ``score_presses`` option)."""
+        return len(self.answer.press)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -203,8 +210,18 @@ class Case:
 
     @property
     def key_steps(self) -> int:
-        """The correct actions that solve the case."""
+        """The correct actions that solve the case (presentations and answers)."""
         return sum(t.key_steps for t in self.testimonies)
+
+    @property
+    def key_presses(self) -> int:
+        """The telling presses on the way (scored only with the ``score_presses`` option)."""
+        return sum(t.key_presses for t in self.testimonies)
+
+    @property
+    def statement_count(self) -> int:
+        """Every witness statement of the case, hidden ones included."""
+        return sum(len(t.statements) for t in self.testimonies)
 
     def name(self, key: str) -> str:
         """The name of the character ``key`` (a line's speaker)."""
@@ -605,12 +622,13 @@ def _check_key(r: _Reader, case: Case) -> None:
             raise r.fail(f"evidence[{e.number}].held", f"evidence {e.id!r} is never added (nothing adds it)")
 
 
-def key_actions(case: Case) -> list[str]:
+def key_actions(case: Case, testimonies: int | None = None) -> list[str]:
     """The actions that solve ``case`` by its answer key from the start of its first testimony: for
     each testimony, walk to and press every telling statement, walk to the contradiction and present
-    its first evidence, then answer the question if there is one."""
+    its first evidence, then answer the question if there is one. With ``testimonies``, only the
+    first that many testimonies (the way to a checkpoint)."""
     actions: list[str] = []
-    for t in case.testimonies:
+    for t in case.testimonies[:testimonies]:
         revealed: set[str] = set()
         position = 0
         stops = [*t.answer.press, t.answer.statement]
@@ -649,16 +667,19 @@ def load_case(path: str | Path) -> Case:
     file = Path(path)
     name = _display(file)
     try:
-        text = file.read_text(encoding="utf-8")
+        # A FIFO or /dev/zero is refused at once instead of hanging or filling memory.
+        text = safeio.read_text(file, cap=4 * 1024 * 1024)
+    except safeio.InputError as exc:
+        raise CaseFormatError(f"the case file {str(exc).replace(str(file), name, 1)}") from None
     except OSError as exc:
         raise CaseFormatError(f"cannot read the case file {name}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CaseFormatError(f"{name}: not UTF-8 text ({exc.reason})") from None
     try:
         if file.suffix.lower() == ".json":
-            data = json.loads(text)
+            data = safeio.loads_json(text, name)
         else:
-            data = tomllib.loads(text)
+            data = safeio.loads_toml(text, name)
+    except safeio.InputError as exc:
+        raise CaseFormatError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise CaseFormatError(f"{name}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except tomllib.TOMLDecodeError as exc:

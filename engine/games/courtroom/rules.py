@@ -1,27 +1,40 @@
 """Courtroom: cross-examination in the style of LMGame-Bench's Ace Attorney, on PlayTrace's own cases.
 
-The defense attorney (the player) hears witnesses testify. During a cross-examination the player
-moves through the statements (``next``, ``back``), ``press``-es the current statement for more detail
-(some presses reveal a new statement or a new piece of evidence), and ``present E<n>``-s a piece of
-evidence at the statement it contradicts. Breaking a testimony may lead to a question for the defense
-(``choose A`` to ``choose D``). Cases are read from ``assets/courtroom`` (:mod:`.cases`).
+The defense attorney (the player) hears witnesses testify. During a cross-examination the player moves
+through the statements (``next``, ``back``), ``press``-es the current statement for more detail (some
+presses reveal a new statement or a new piece of evidence), and ``present E<n>``-s a piece of evidence at
+the statement it contradicts. Breaking a testimony may lead to a question for the defense (``choose A``
+to ``choose D``). Cases are read from ``assets/courtroom`` (:mod:`.cases`).
 
-Scoring follows LMGame-Bench (Appx A.1): the raw score is the **total count of correct actions across
-all case levels, until five incorrect decisions have been used** — a correct presentation, a correct
-answer to a question, and the first press of a statement that reveals something (a statement or
-evidence) each count one; presenting evidence that contradicts nothing, or a wrong answer, costs one
-of the five penalties. Solving a case goes on to the next one, so the score spans levels. The
-procedural progress score is "highest level reached, plus courtroom actions completed within that
-level" ("L2 - 3 Step"): the metrics ``level`` and ``level_steps`` hold the two, and ``progress`` joins
-them in one figure, the cases solved plus the share of the current case's key completed.
+Scoring follows LMGame-Bench (Appx A.1): the raw score is the **total count of correct actions across all
+case levels, until five incorrect decisions have been used** — "evidence submissions, dialogue choices":
+a correct presentation and a correct answer to a question each count one; presenting evidence that
+contradicts nothing, or a wrong answer, costs one of the five penalties. A press that reveals a statement
+or evidence is a step the key needs but, as in the paper, not a scored decision (option
+``score_presses=true`` counts its first press too, PlayTrace's earlier rule). Solving a case goes on to
+the next one, so the score spans levels. The procedural progress score is "highest level reached, plus
+courtroom actions completed within that level" ("L2 - 3 Step"): the metrics ``level`` and ``level_steps``
+hold the two, and ``progress`` joins them in one figure, the cases solved plus the share of the current
+case's key completed.
+
+The option ``context`` is LMGame-Bench's long-context ablation (Table 10): ``long`` (the default) gives
+the whole dialogue of the case so far, older to newer, as Fig. 9's prompt does; ``recent`` keeps only the
+dialogue of the current testimony. The long case (``lighthouse``) has over a hundred statements, so its
+whole dialogue is a long context.
+
+The option ``checkpoint`` starts the trial at a later testimony of the first case, as LMGame-Bench's
+save states start a level at a checkpoint (Table 10's L1-C3, L2-C2, L2-C4): the testimonies before it
+are played by the answer key, so their dialogue is the older context (with ``context="long"``), and the
+score, the penalties and the step count start from zero there. The metric ``checkpoint_broken`` says
+whether the testimony started at was broken.
 
 The game also ends after :data:`IDLE_LIMIT` actions in a row that are neither correct nor penalised
 (option ``idle_limit``): PlayTrace's form of LMGame-Bench's stuck rule (50 for Ace Attorney), since
-moving between statements always changes what is shown.
-"""
+moving between statements always changes what is shown."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Mapping
@@ -30,10 +43,18 @@ from typing import Any, ClassVar
 
 from engine.core import Action, Game, IllegalActionError, InvalidActionError, JsonDict, Seat, State, seats_of
 from engine.games._common import reading_state
-from engine.games.courtroom.cases import Case, bundled_ids, load_bundled, load_case
+from engine.games.courtroom.cases import (
+    MAX_STATEMENTS,
+    Case,
+    bundled_ids,
+    key_actions,
+    load_bundled,
+    load_case,
+)
 from engine.games.courtroom.state import (
     ACTIONS,
     BACK,
+    CONTEXTS,
     IDLE_LIMIT,
     LETTERS,
     NEXT,
@@ -68,8 +89,8 @@ During a cross-examination you may:
 - press: ask the witness about the current statement; some presses reveal a new statement or new evidence;
 - present E<n>: present evidence E<n> at the current statement, to show it contradicts that statement.
 When a question is put to you, answer with choose A, choose B, ... (one of the options listed).
-Score: one point for each correct action: evidence presented at the statement it contradicts, a right
-answer, and the first press that reveals a new statement or evidence. Presenting evidence that does not
+Score: one point for each correct action: evidence presented at the statement it contradicts, and a
+right answer to a question{presses}. Presenting evidence that does not
 contradict the current statement, or a wrong answer, costs a penalty; after {limit} penalties the
 trial is lost. Solving a case leads to the next one. After {idle} actions in a row without a decision
 (a correct action or a penalty) the trial ends.
@@ -88,7 +109,8 @@ class Courtroom(Game):
     """Courtroom cross-examination (LMGame-Bench's Ace Attorney, on PlayTrace's own cases).
 
     Options: ``case`` (the bundled case to start from; later ones follow), ``case_file`` (a case file
-    of one's own, played instead of the bundled ones) and ``idle_limit``.
+    of one's own, played instead of the bundled ones), ``idle_limit``, ``context`` (the long-context
+    ablation) and ``score_presses``.
     """
 
     id: ClassVar[str] = "courtroom"
@@ -120,6 +142,27 @@ class Courtroom(Game):
             "Actions in a row without a decision that end the trial",
             minimum=10,
             maximum=1000,
+        ),
+        Option(
+            "context",
+            str,
+            "long",
+            "Dialogue in the prompt: the whole case so far (long) or the current testimony's (recent)",
+            choices=CONTEXTS,
+        ),
+        Option(
+            "checkpoint",
+            int,
+            1,
+            "The testimony of the first case to start at (earlier ones are played by the answer key)",
+            minimum=1,
+            maximum=MAX_STATEMENTS,
+        ),
+        Option(
+            "score_presses",
+            bool,
+            False,
+            "Also count a first press that reveals a statement or evidence as a correct action",
         ),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
@@ -154,13 +197,19 @@ class Courtroom(Game):
             if self.options["case"] not in ids:
                 raise OptionError(f"option 'case': {self.options['case']!r} is not one of {', '.join(ids)}")
             self.start = ids.index(self.options["case"])
+        first = self.book[self.start]
+        if self.options["checkpoint"] > len(first.testimonies):
+            raise OptionError(
+                f"option 'checkpoint': {first.id!r} has {len(first.testimonies)} testimonies, not "
+                f"{self.options['checkpoint']}"
+            )
 
     def initial_state(self, seed: int | None = None) -> CourtState:
         # The trial has no chance: the seed changes nothing (it is accepted for the common contract).
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         case = self.book[self.start]
-        return CourtState(
+        state = CourtState(
             case=self.start,
             testimony=0,
             position=0,
@@ -176,11 +225,26 @@ class Courtroom(Game):
             showing="line",
             log=opening_log(case),
             idle_limit=self.options["idle_limit"],
+            score_presses=self.options["score_presses"],
+            context=self.options["context"],
             book=self.book,
         )
+        checkpoint = self.options["checkpoint"] - 1
+        if checkpoint:
+            for action in key_actions(case, checkpoint):
+                state = state.apply(action)
+            state = dataclasses.replace(
+                state, score=0, level_steps=0, penalties=0, idle=0, step=0, checkpoint=checkpoint
+            )
+        return state
 
     def rules_text(self) -> str:
-        return _RULES.format(limit=PENALTY_LIMIT, idle=self.options["idle_limit"])
+        presses = (
+            ", and the first press that reveals a new statement or evidence"
+            if self.options["score_presses"]
+            else ""
+        )
+        return _RULES.format(limit=PENALTY_LIMIT, idle=self.options["idle_limit"], presses=presses)
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Read an action from free text: ``"Next"``, ``"press statement 3"``, ``"Present E2"``,
@@ -220,9 +284,12 @@ class Courtroom(Game):
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in ints.values()):
                 raise ValueError("counters must be non-negative integers")
             if ints["case"] >= len(self.book) or self.book[ints["case"]].id != data["case_id"]:
-                raise ValueError(
-                    f"case {data['case_id']!r} is not case {ints['case'] + 1} of this game's cases"
-                )
+                # The case is named by its id: a session recorded when the casebook had another order
+                # (before the six-case book, regatta was case 3) finds its case where it is now.
+                ids = [c.id for c in self.book]
+                if data["case_id"] not in ids:
+                    raise ValueError(f"case {data['case_id']!r} is not one of this game's cases")
+                ints["case"] = ids.index(data["case_id"])
             case = self.book[ints["case"]]
             if ints["testimony"] >= len(case.testimonies):
                 raise ValueError(f"testimony {ints['testimony']} does not exist in {case.id!r}")
@@ -233,6 +300,13 @@ class Courtroom(Game):
                 raise ValueError("revealed and pressed name statements of the current testimony")
             if not held <= {e.id for e in case.evidence}:
                 raise ValueError("held names evidence the case does not have")
+            flag = data.get("score_presses", True)  # sessions before the option counted presses
+            context = data.get("context", "long")
+            checkpoint = data.get("checkpoint", 0)
+            if not isinstance(checkpoint, int) or isinstance(checkpoint, bool) or checkpoint < 0:
+                raise ValueError("checkpoint is a non-negative integer")
+            if not isinstance(flag, bool) or context not in CONTEXTS:
+                raise ValueError("score_presses is true or false, and context is long or recent")
             if data["phase"] not in PHASES or data["showing"] not in ("statement", "line"):
                 raise ValueError("phase or showing has an unknown value")
             if data["phase"] == "choice" and t.choice is None:
@@ -261,6 +335,9 @@ class Courtroom(Game):
                 log=tuple((a, b) for a, b in log),
                 step=ints["step"],
                 idle_limit=ints["idle_limit"],
+                score_presses=flag,
+                context=context,
+                checkpoint=checkpoint,
                 book=self.book,
             )
 

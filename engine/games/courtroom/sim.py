@@ -266,6 +266,15 @@ class CourtroomSim(SimBehaviour):
     def blind(self, prompt: str, rng: random.Random) -> str:
         return "thought: nothing to compare yet; I read on.\naction: next"
 
+    def describe(self, ctx: SimContext | None) -> str:
+        """The perception call's description of the courtroom picture: what the screen shows, in the
+        fields of the courtroom's perception prompt (LMGame-Bench's Ace Attorney fields), so the acting
+        model gets the current line, the options and the court record, but no older dialogue."""
+        state = _state(ctx)
+        if state is None:
+            return super().describe(ctx)
+        return state.text_table()
+
     def reflection(self, ctx: SimContext | None) -> str:
         before = ctx.history[-1].state if ctx is not None and ctx.history else None
         after = last_position(ctx, CourtState)

@@ -23,6 +23,7 @@ from engine.games.courtroom.cases import (
 __all__ = [
     "ACTIONS",
     "BACK",
+    "CONTEXTS",
     "IDLE_LIMIT",
     "LETTERS",
     "NEXT",
@@ -48,6 +49,9 @@ ACTIONS: tuple[Action, ...] = (
     *(f"choose {letter}" for letter in LETTERS),
 )
 PHASES = ("cross", "choice", "won", "lost", "stalled")
+#: What the text view keeps of the dialogue: ``long`` the whole case so far (LMGame-Bench Fig. 9, "with
+#: long context"), ``recent`` only the current testimony's (Table 10, "without long context").
+CONTEXTS = ("long", "recent")
 #: The judge's words when evidence contradicts nothing (a penalty).
 _OVERRULED = (
     "Objection overruled. That evidence does not contradict this statement. The court penalises the defense."
@@ -78,6 +82,12 @@ class CourtState(State):
             of dialogue).
         log: The dialogue of the current case so far, ``(speaker's name, text)``; the speaker is
             empty for narration.
+        idle_limit: The idle actions that end the trial (option ``idle_limit``).
+        score_presses: Whether a first press that reveals something counts as a correct action
+            (option ``score_presses``; LMGame-Bench counts presentations and answers only).
+        context: How much dialogue the text view keeps (option ``context``, :data:`CONTEXTS`).
+        checkpoint: The testimony of the first case the trial started at (from 0; option
+            ``checkpoint``), for the metric ``checkpoint_broken``.
         book: The cases in playing order (not part of equality or JSON; the game supplies it).
     """
 
@@ -99,6 +109,9 @@ class CourtState(State):
     log: tuple[tuple[str, str], ...]
     step: int = 0
     idle_limit: int = IDLE_LIMIT
+    score_presses: bool = False
+    context: str = "long"
+    checkpoint: int = 0
     book: tuple[Case, ...] = dataclasses.field(default=(), compare=False, repr=False)
 
     # -- where we are --------------------------------------------------------------------------
@@ -229,8 +242,8 @@ class CourtState(State):
             changes |= {
                 "revealed": self.revealed | ({st.reveals} if st.reveals else set()),
                 "held": self.held | set(st.adds),
-                "score": self.score + 1,
-                "level_steps": self.level_steps + 1,
+                "score": self.score + int(self.score_presses),
+                "level_steps": self.level_steps + int(self.score_presses),
                 "idle": 0,
             }
             extra = []
@@ -360,6 +373,8 @@ class CourtState(State):
 
     @staticmethod
     def _testimony_header(case: Case, t: Testimony) -> tuple[tuple[str, str], ...]:
+        """The lines that open a testimony: its title, the intro, then the witness gives every shown
+        statement once (as the cross-examination then takes them one by one)."""
         witness = case.characters[t.witness]
         head = (
             (
@@ -368,7 +383,8 @@ class CourtState(State):
                 f"\u201c{t.title}\u201d, by {witness.name} ({witness.role}).",
             ),
         )
-        return head + tuple((case.name(who), text) for who, text in t.intro)
+        said = tuple((witness.name, s.text) for s in t.statements if not s.hidden)
+        return head + tuple((case.name(who), text) for who, text in t.intro) + said
 
     # -- scores -----------------------------------------------------------------------------------
 
@@ -386,11 +402,19 @@ class CourtState(State):
         """Cases solved plus the share of the current case's key completed (3.0: three solved)."""
         if self.phase == "won":
             return float(self.solved)
-        steps = self.current_case.key_steps
+        case = self.current_case
+        steps = case.key_steps + (case.key_presses if self.score_presses else 0)
         return self.solved + (self.level_steps / steps if steps else 0.0)
+
+    @property
+    def checkpoint_broken(self) -> bool:
+        """Whether the testimony the trial started at has been broken (its evidence presented), as
+        Table 10 of LMGame-Bench asks at each checkpoint."""
+        return self.solved > 0 or self.testimony > self.checkpoint or self.phase == "choice"
 
     def metrics(self) -> dict[str, float]:
         return {
+            "checkpoint_broken": float(self.checkpoint_broken),
             "correct_actions": float(self.score),
             "penalties": float(self.penalties),
             "level": float(self.level),
@@ -422,9 +446,22 @@ class CourtState(State):
     def text(self, seat: Seat | None = None) -> str:
         return self.text_within(None)
 
+    def dialogue(self) -> tuple[tuple[str, str], ...]:
+        """The dialogue the text view shows: the whole case so far (``context="long"``), or from the
+        start of the current testimony on (``context="recent"``)."""
+        if self.context == "long":
+            return self.log
+        header = f"Testimony {self.testimony + 1} of {len(self.current_case.testimonies)}: "
+        for i in range(len(self.log) - 1, -1, -1):
+            who, text = self.log[i]
+            if not who and text.startswith(header):
+                return self.log[i:]
+        return self.log
+
     def text_within(self, limit: int | None) -> str:
         """The text view; with ``limit`` (characters), the oldest dialogue lines are left out until it
-        fits (the current testimony and the evidence are always kept)."""
+        fits (the current testimony and the evidence are always kept). With ``context="recent"`` the
+        dialogue before the current testimony is left out (the long-context ablation)."""
         case = self.current_case
         head = [
             f"Case {self.level} of {len(self.book)}: {case.title}",
@@ -433,7 +470,10 @@ class CourtState(State):
             "",
             "## Dialogue history (older -> newer)",
         ]
-        history = [f"{who}: {text}" if who else f"[{text}]" for who, text in self.log]
+        shown = self.dialogue()
+        history = [f"{who}: {text}" if who else f"[{text}]" for who, text in shown]
+        if len(shown) < len(self.log):
+            history.insert(0, f"[... {len(self.log) - len(shown)} earlier lines of dialogue left out ...]")
         tail = ["", *(self._situation() if self.phase != "won" else []), "", "## Evidence"]
         tail += [f"{e.label} {e.name}: {e.description}" for e in self.evidence()]
         if self.is_over:
@@ -479,9 +519,8 @@ class CourtState(State):
         scene = self.scene()
         mode = "Cross-Examination" if self.phase in ("cross", "choice") else "Conversation"
         speaker = scene["speaker"] or "Court"
-        options = "; ".join(
-            f"{o}, {'selected' if i == 0 else 'not selected'}" for i, o in enumerate(scene["options"])
-        )
+        # No cursor marks an answer (it is chosen by its letter), so none is "selected".
+        options = "; ".join(f"{o}, not selected" for o in scene["options"])
         evidence = "; ".join(f"{e.label} {e.name}: {e.description}" for e in self.evidence())
         where = (
             f"statement {scene['position']} of {scene['statements']} of testimony {scene['testimony']}"
@@ -534,6 +573,7 @@ class CourtState(State):
             "statements": len(self.statements),
             "pressed": tuple(st.id in self.pressed for st in self.statements),
             "evidence": tuple((e.label, e.name, e.icon) for e in self.evidence()),
+            "record": tuple((e.label, e.name, e.description) for e in self.evidence()),
             "penalties": self.penalties,
             "penalty_limit": PENALTY_LIMIT,
             "score": self.score,
@@ -572,8 +612,10 @@ class CourtState(State):
             return f"present {items[max(0, min(len(items) - 1, int(values.get('evidence', 0))))].label}"
 
         def summary(values: Mapping[str, int]) -> str:
+            # The description too: a person choosing what to present reads what the model reads.
             index = max(0, min(len(items) - 1, int(values.get("evidence", 0))))
-            return f"Present {labels[index]} at statement {self.position + 1}"
+            # (No statement number: the app keeps a panel whose buttons are unchanged from move to move.)
+            return f"Present {labels[index]} at the current statement. {items[index].description}"
 
         return Panel("Cross-examination", buttons, (amount,), "Present", compose, summary)
 
@@ -596,6 +638,9 @@ class CourtState(State):
             "solved": self.solved,
             "idle": self.idle,
             "idle_limit": self.idle_limit,
+            "score_presses": self.score_presses,
+            "context": self.context,
+            "checkpoint": self.checkpoint,
             "showing": self.showing,
             "log": [list(line) for line in self.log],
             "step": self.step,

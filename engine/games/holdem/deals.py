@@ -70,12 +70,9 @@ class Deals(Sequence[tuple[float, State]]):
             return
         # The draw completes the board (turn, river, run-outs): nothing later can collide.
         head = after.cards[: self._start]
-        args = (after.stack, after.small_blind, after.big_blind, after.button)
-        history = after.history
-        kind = type(after)
         for drawn in draws:
             if not actual.issuperset(drawn):
-                yield (p, kind(*args, head + drawn, history))
+                yield (p, after.with_cards(head + drawn))
 
     def _state(self, drawn: Sequence[str]) -> Any:
         after = self._after
@@ -86,9 +83,7 @@ class Deals(Sequence[tuple[float, State]]):
         for i in range(end, 9):
             if cards[i] in drawn:
                 cards[i] = displaced.pop()
-        return type(after)(
-            after.stack, after.small_blind, after.big_blind, after.button, tuple(cards), after.history
-        )
+        return after.with_cards(tuple(cards))
 
 
 def _unrank(n: int, k: int, rank: int) -> tuple[int, ...]:

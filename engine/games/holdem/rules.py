@@ -15,6 +15,10 @@ actions: ``Fold``, ``Check and Call``, ``Raise Half Pot``, ``Raise Full Pot`` an
 * **The deal** is nine cards drawn from the seed (:func:`.cards.deal`): two per seat, then the board.
 * **Scores** are the chips won or lost (0 until the hand ends); :meth:`Holdem.outcome_value` is the
   same, GameBot's value-based outcome.
+* **Matches.** With ``hands`` above 1 the episode is a match of that many hands (LMGame-Bench's
+  Appendix G: 40), each from equal stacks with the button alternating, and ``mirrored`` plays every
+  deal twice with the seats' cards and positions swapped (:mod:`.match`). The scores are the chips won
+  over the match; the state's metrics hold each seat's aggression factor and fold rate.
 * **Privacy.** :meth:`HoldemState.observe` masks the opponent's hole cards and the undealt board; at a
   showdown both hands are shown, as in real poker. A hand won by a fold shows neither.
 
@@ -46,6 +50,7 @@ from engine.core import (
 from engine.games._common import one_action, reading_state
 from engine.games.holdem.cards import CODES, HAND_NAMES, best_five, card_name, card_symbol, deal
 from engine.games.holdem.deals import Deals
+from engine.games.holdem.match import PastHand, SeatStyle, button_for_hand, cards_for_hand
 from engine.games.holdem.table import Table, clone, fresh, player_of, seat_of
 from engine.options import Option, OptionError
 
@@ -151,6 +156,12 @@ class HoldemState(State):
             the order they are dealt. In a seat's view, what that seat cannot see is ``None``.
         history: The actions played so far.
         viewer: ``None`` for the full state; the seat whose view this is otherwise.
+        hands: The hands of the match (1: GameBot's single hand).
+        hand: This hand's index in the match (from 0).
+        deal_seed: The seed the match's deals come from (``None`` in a seat's view: it would tell the
+            cards to come).
+        mirrored: Whether every deal is played twice with the seats swapped.
+        past: The match's finished hands (in a seat's view, as that seat saw them).
     """
 
     game_id: ClassVar[str] = "holdem"
@@ -167,6 +178,53 @@ class HoldemState(State):
     _table: Any = dataclasses.field(default=None, compare=False, repr=False)
     _log: Any = dataclasses.field(default=None, compare=False, repr=False)
     _facts: Any = dataclasses.field(default=None, compare=False, repr=False)
+    hands: int = 1
+    hand: int = 0
+    deal_seed: int | None = dataclasses.field(default=None, repr=False)
+    mirrored: bool = False
+    past: tuple[PastHand, ...] = dataclasses.field(default=(), repr=False)
+
+    def _match(self) -> dict[str, Any]:
+        """The match fields, for a state of the same match."""
+        return {
+            "hands": self.hands,
+            "hand": self.hand,
+            "deal_seed": self.deal_seed,
+            "mirrored": self.mirrored,
+            "past": self.past,
+        }
+
+    def with_cards(self, cards: tuple[str | None, ...]) -> HoldemState:
+        """This state with other cards (the same actions and match): a chance outcome."""
+        return HoldemState(
+            self.stack, self.small_blind, self.big_blind, self.button, cards, self.history, self.viewer,
+            **self._match(),
+        )  # fmt: skip
+
+    @property
+    def first_button(self) -> Seat:
+        """The button of the match's first hand."""
+        return (self.button - self.hand) % 2
+
+    def _next_hand(self) -> HoldemState:
+        """The next hand of the match, this finished one recorded."""
+        if self.deal_seed is None:
+            raise GameError("a seat's view of a hold'em match cannot deal the next hand")
+        record = PastHand(
+            self.button,
+            self.cards,
+            self.history,
+            self.facts().payoffs,
+            tuple((step.seat, step.action, step.chips) for step in self.log),
+            self.showdown,
+            self.facts().board,
+        )
+        hand = self.hand + 1
+        return HoldemState(
+            self.stack, self.small_blind, self.big_blind, button_for_hand(self.first_button, hand),
+            cards_for_hand(self.deal_seed, hand, self.mirrored), (), None, None, None, None,
+            self.hands, hand, self.deal_seed, self.mirrored, (*self.past, record),
+        )  # fmt: skip
 
     # -- the table behind the state -----------------------------------------------------------------
 
@@ -225,7 +283,7 @@ class HoldemState(State):
 
     @property
     def step(self) -> int:
-        return len(self.history)
+        return sum(len(p.history) for p in self.past) + len(self.history)
 
     def legal_actions(self, seat: Seat | None = None) -> list[Action]:
         facts = self.facts()
@@ -247,29 +305,33 @@ class HoldemState(State):
             raise IllegalActionError(f"{action!r} is not legal here; legal: {', '.join(facts.legal)}")
         table = clone(self.table())
         step = _perform(table, facts, action, self.log, self)
-        return HoldemState(
+        after = HoldemState(
             self.stack, self.small_blind, self.big_blind, self.button, self.cards,
-            (*self.history, action), None, table, (*self.log, step),
+            (*self.history, action), None, table, (*self.log, step), None, **self._match(),
         )  # fmt: skip
+        if self.hand + 1 < self.hands and not after.facts().to_act:
+            return after._next_hand()
+        return after
 
     def outcomes(self, action: Action | Mapping[Seat, Action]) -> Sequence[tuple[float, State]]:
         """The deals ``action`` can lead to, each equally likely (see :class:`Deals`)."""
         after = self.apply(action)
         dealt = after.facts().board - self.facts().board
-        if dealt == 0:
+        if dealt == 0 or after.hand != self.hand:
             return [(1.0, after)]
         return Deals(self, after, dealt)
 
     @property
     def scores(self) -> tuple[float, ...]:
+        """The chips each seat has won (negative: lost): in this hand, or over the match so far."""
         payoffs = self.facts().payoffs
-        return (float(payoffs[0]), float(payoffs[1]))
+        return tuple(float(payoffs[s] + sum(p.payoffs[s] for p in self.past)) for s in (0, 1))
 
     @property
     def winner(self) -> Seat | None:
         if not self.is_over:
             return None
-        a, b = self.facts().payoffs
+        a, b = self.scores
         return 0 if a > b else 1 if b > a else None
 
     # -- public facts the views, bots and the renderer read ------------------------------------------
@@ -369,6 +431,7 @@ class HoldemState(State):
     def observe(self, seat: Seat) -> HoldemState:
         if self.viewer == seat:
             return self
+        past = tuple(p.seen_by(seat) for p in self.past)
         facts = self.facts()
         log = self.log
         cards = list(self.cards)
@@ -378,7 +441,7 @@ class HoldemState(State):
             cards[i] = None
         return HoldemState(
             self.stack, self.small_blind, self.big_blind, self.button, tuple(cards),
-            self.history, seat, None, log, facts,
+            self.history, seat, None, log, facts, self.hands, self.hand, None, self.mirrored, past,
         )  # fmt: skip
 
     def secrets(self, seat: Seat) -> frozenset[str]:
@@ -390,7 +453,76 @@ class HoldemState(State):
         return frozenset(w for c in hole for w in (card_name(c), card_symbol(c), c))
 
     def metrics(self) -> dict[str, float]:
-        return {"pot": float(self.pot), "street": float(self.street), "showdown": float(self.showdown)}
+        """The hand's pot, street and showdown; the match's hands and each seat's chips; and each seat's
+        style over the finished hands (LMGame-Bench's aggression factor and fold rate, with counts)."""
+        out = {"pot": float(self.pot), "street": float(self.street), "showdown": float(self.showdown)}
+        hands = [p.actions for p in self.past]
+        if self.is_over:
+            hands.append(tuple((step.seat, step.action, step.chips) for step in self.log))
+        out["hands_played"] = float(len(hands))
+        for seat in (0, 1):
+            style = SeatStyle.count(seat, hands, FOLD, CALL)
+            tag = f"p{seat + 1}"
+            out[f"chips_{tag}"] = self.scores[seat]
+            out[f"aggression_factor_{tag}"] = round(style.aggression_factor, 6)
+            out[f"fold_rate_{tag}"] = round(style.fold_rate, 6)
+            out[f"bets_raises_{tag}"] = float(style.bets_raises)
+            out[f"calls_{tag}"] = float(style.calls)
+            out[f"folds_{tag}"] = float(style.folds)
+        return out
+
+    def styles(self) -> tuple[SeatStyle, SeatStyle]:
+        """Each seat's style over the finished hands of the match."""
+        hands = [p.actions for p in self.past]
+        if self.is_over:
+            hands.append(tuple((step.seat, step.action, step.chips) for step in self.log))
+        return (SeatStyle.count(0, hands, FOLD, CALL), SeatStyle.count(1, hands, FOLD, CALL))
+
+    # -- the match, in words ------------------------------------------------------------------------------
+
+    @property
+    def match_line(self) -> str | None:
+        """``"Hand 4 of 40 (deal 2, swapped) · Player 1 +12 · Player 2 -12"`` in a match, else ``None``."""
+        if self.hands == 1:
+            return None
+        swapped = ", swapped" if self.hand % 2 else ""
+        pair = f" (deal {self.hand // 2 + 1}{swapped})" if self.mirrored else ""
+        chips = " \u00b7 ".join(f"{SEAT_NAMES[s]} {int(self.scores[s]):+d}" for s in (0, 1))
+        return f"Hand {self.hand + 1} of {self.hands}{pair} \u00b7 {chips}"
+
+    @property
+    def last_hand(self) -> str | None:
+        """How the match's previous hand went, as this view's seat saw it (``None`` before it)."""
+        if not self.past:
+            return None
+        past, seat = self.past[-1], self.viewer
+        names = SEAT_NAMES if seat is None else tuple("you" if s == seat else "your opponent" for s in (0, 1))
+        winner = next((s for s in (0, 1) if past.payoffs[s] > 0), None)
+        how = "fold" if not past.showdown else "showdown"
+        if winner is None:
+            return f"Hand {len(self.past)}: {how}, split pot"
+        return f"Hand {len(self.past)}: {how}, {names[winner]} won {past.payoffs[winner]} chips"
+
+    def _match_lines(self, seat: Seat | None) -> list[str]:
+        """The match's header for a text view: which hand, the chips so far, how the last hand went."""
+        if self.hands == 1:
+            return []
+        pair = ""
+        if self.mirrored:
+            replay = "the second playing, seats swapped" if self.hand % 2 else "the first playing"
+            pair = f" (deal {self.hand // 2 + 1}, {replay})"
+        before = [sum(p.payoffs[s] for p in self.past) for s in (0, 1)]
+        if seat is None:
+            so_far = ", ".join(f"{SEAT_NAMES[s]} {before[s]:+d}" for s in (0, 1))
+        else:
+            so_far = f"you {before[seat]:+d} chips, your opponent {before[1 - seat]:+d}"
+        lines = [
+            f"Match: hand {self.hand + 1} of {self.hands}{pair}. Every hand starts from {self.stack} "
+            f"chips each. Chips won over the earlier hands: {so_far}."
+        ]
+        if self.past:
+            lines.append(f"Last hand: {_past_text(self.past[-1], seat)}")
+        return lines
 
     # -- text views ------------------------------------------------------------------------------------
 
@@ -407,6 +539,7 @@ class HoldemState(State):
         mine = ", ".join(card_name(c) for c in hole) if hole else "hidden"
         board = ", ".join(card_name(c) for c in self.board)
         lines = [
+            *self._match_lines(seat),
             f"Current round is {self.street_name}",
             f"The cards in your hands is [{mine}]",
             f"The community cards is [{board}]",
@@ -431,8 +564,10 @@ class HoldemState(State):
 
     def _position(self, seat: Seat) -> str:
         if seat == self.button:
-            return (f"You are the dealer (small blind {self.small_blind}): you act first before the flop "
-                    "and last after it.")
+            return (
+                f"You are the dealer (small blind {self.small_blind}): you act first before the flop "
+                "and last after it."
+            )
         return f"You are the big blind ({self.big_blind}): you act last before the flop and first after it."
 
     def _effect(self, action: Action) -> str:
@@ -466,13 +601,15 @@ class HoldemState(State):
         return f"The hand is over. Showdown: your opponent shows [{shown}]; {result}."
 
     def _spectator_text(self) -> str:
-        lines = [f"Current round is {self.street_name}"]
+        lines = [*self._match_lines(None), f"Current round is {self.street_name}"]
         for seat in (0, 1):
             hole = self.hole(seat)
             cards = ", ".join(card_name(c) for c in hole) if hole else "hidden"
             role = "dealer, small blind" if seat == self.button else "big blind"
-            lines.append(f"{SEAT_NAMES[seat]} ({role}): [{cards}], {self.stacks[seat]} chips behind, "
-                         f"{self.put_in[seat]} in the pot")
+            lines.append(
+                f"{SEAT_NAMES[seat]} ({role}): [{cards}], {self.stacks[seat]} chips behind, "
+                f"{self.put_in[seat]} in the pot"
+            )
         lines.append(f"The community cards is [{', '.join(card_name(c) for c in self.board)}]")
         lines.append(f"Pot: {self.pot}")
         history = self._history_text(None)
@@ -480,8 +617,15 @@ class HoldemState(State):
             lines.append(f"Actions so far: {history}")
         if self.is_over:
             payoffs = self.facts().payoffs
-            lines.append("The hand is over: " + ", ".join(
-                f"{SEAT_NAMES[s]} {payoffs[s]:+d}" for s in (0, 1)) + ".")
+            lines.append(
+                "The hand is over: " + ", ".join(f"{SEAT_NAMES[s]} {payoffs[s]:+d}" for s in (0, 1)) + "."
+            )
+            if self.hands > 1:
+                lines.append(
+                    f"The match of {self.hands} hands is over: "
+                    + ", ".join(f"{SEAT_NAMES[s]} {int(self.scores[s]):+d}" for s in (0, 1))
+                    + "."
+                )
         elif self.to_act:
             lines.append(f"{SEAT_NAMES[self.to_act[0]]} to act: {', '.join(self.legal_actions())}")
         return "\n".join(lines)
@@ -501,6 +645,9 @@ class HoldemState(State):
     def notice(self, seat: Seat | None = None) -> str:
         if self.is_over:
             return self._spectator_text().splitlines()[-1]
+        if self.hands > 1:
+            chips = ", ".join(f"{SEAT_NAMES[s]} {int(self.scores[s]):+d}" for s in (0, 1))
+            return f"Hand {self.hand + 1} of {self.hands} \u00b7 {chips}"
         return ""
 
     def annotate(self, action: Action, seat: Seat | None = None) -> str:
@@ -540,7 +687,7 @@ class HoldemState(State):
     # -- JSON ------------------------------------------------------------------------------------------
 
     def to_json(self) -> JsonDict:
-        return {
+        data: JsonDict = {
             "game": self.game_id,
             "stack": self.stack,
             "small_blind": self.small_blind,
@@ -550,6 +697,18 @@ class HoldemState(State):
             "history": list(self.history),
             "viewer": self.viewer,
         }
+        if self.hands > 1:
+            data["match"] = {
+                "hands": self.hands,
+                "hand": self.hand,
+                "deal_seed": self.deal_seed,
+                "mirrored": self.mirrored,
+                "past": [
+                    {"button": p.button, "cards": list(p.cards), "history": list(p.history)}
+                    for p in self.past
+                ],
+            }
+        return data
 
 
 # -- reading and driving the table ------------------------------------------------------------------
@@ -619,6 +778,13 @@ from best (1) to worst (10): Royal Flush, Straight Flush, Four of a Kind, Full H
 Straight, Three of a Kind, Two Pair, One Pair, High Card. A is the highest card (and the lowest in
 A-2-3-4-5). Your score is the chips you win or lose."""
 
+_MATCH_RULES = """
+This is a match of {hands} hands against the same opponent. Every hand starts again from {stack} chips
+each, with the same blinds; the dealer button moves to the other player every hand. Your score is the
+total of the chips you win or lose over all the hands.{mirror}"""
+_MIRROR = """ Every deal is played twice: the second time
+each player gets the cards and the position the other player had."""
+
 
 class Holdem(Game):
     """Heads-up no-limit Texas Hold'em (GameBot): one hand, value-scored in chips."""
@@ -642,6 +808,20 @@ class Holdem(Game):
             "Who deals: the first seat, the second, or alternating with the seed (even: the first)",
             choices=("first", "second", "seed"),
         ),
+        Option(
+            "hands",
+            int,
+            1,
+            "Hands in a match (1: GameBot's single hand; LMGame-Bench plays 40), each from equal stacks",
+            minimum=1,
+            maximum=1000,
+        ),
+        Option(
+            "mirrored",
+            bool,
+            False,
+            "Play every deal twice, the second time with the seats' cards and positions swapped",
+        ),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     keymap: ClassVar[Mapping[str, Action]] = {"f": FOLD, "c": CALL, "h": HALF_POT, "p": POT, "a": ALL_IN}
@@ -657,17 +837,27 @@ class Holdem(Game):
         super().__init__(**options)
         o = self.options
         if o["small_blind"] > o["big_blind"]:
-            raise OptionError(f"option 'small_blind' ({o['small_blind']}) must not exceed 'big_blind' "
-                              f"({o['big_blind']})")
+            raise OptionError(
+                f"option 'small_blind' ({o['small_blind']}) must not exceed 'big_blind' ({o['big_blind']})"
+            )
         if o["big_blind"] >= o["stack"]:
             raise OptionError(f"option 'big_blind' ({o['big_blind']}) must be below 'stack' ({o['stack']})")
+        if o["mirrored"] and o["hands"] % 2:
+            raise OptionError(
+                f"option 'mirrored' plays every deal twice, so 'hands' must be even, not {o['hands']}"
+            )
 
     def initial_state(self, seed: int | None = None) -> HoldemState:
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         o = self.options
         button = {"first": 0, "second": 1}.get(o["button"], seed % 2)
-        return HoldemState(o["stack"], o["small_blind"], o["big_blind"], button, deal(seed))
+        if o["hands"] == 1:
+            return HoldemState(o["stack"], o["small_blind"], o["big_blind"], button, deal(seed))
+        return HoldemState(
+            o["stack"], o["small_blind"], o["big_blind"], button, cards_for_hand(seed, 0, o["mirrored"]),
+            hands=o["hands"], deal_seed=seed, mirrored=o["mirrored"],
+        )  # fmt: skip
 
     def state_from_json(self, data: JsonDict) -> HoldemState:
         with reading_state(data, self.id, "hold'em"):
@@ -686,7 +876,7 @@ class Holdem(Game):
             ints = [data[k] for k in ("stack", "small_blind", "big_blind")]
             if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in ints):
                 raise ValueError("stack and blinds are positive integers")
-            state = HoldemState(*ints, data["button"], cards, history, viewer)
+            state = HoldemState(*ints, data["button"], cards, history, viewer, **_match_from_json(data, ints))
             state.log  # noqa: B018  (replays now, so a bad history is reported here)
             return state
 
@@ -696,7 +886,15 @@ class Holdem(Game):
 
     def rules_text(self) -> str:
         o = self.options
-        return _RULES.format(stack=o["stack"], sb=o["small_blind"], bb=o["big_blind"])
+        text = _RULES.format(stack=o["stack"], sb=o["small_blind"], bb=o["big_blind"])
+        if o["hands"] > 1:
+            text = text.replace(
+                "Heads-up no-limit Texas Hold'em, one hand.", "Heads-up no-limit Texas Hold'em."
+            )
+            text += _MATCH_RULES.format(
+                hands=o["hands"], stack=o["stack"], mirror=_MIRROR if o["mirrored"] else ""
+            )
+        return text
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Read an action, forgiving case and common names (``check``, ``call``, ``raise pot``,
@@ -715,3 +913,62 @@ class Holdem(Game):
                 raise IllegalActionError(f"the hand is over; {text!r} cannot be played")
             raise IllegalActionError(f"{action!r} is not legal here; legal: {', '.join(legal)}")
         return action
+
+
+def _past_text(past: PastHand, seat: Seat | None) -> str:
+    """How a finished hand went, for ``seat`` (or a spectator)."""
+    if seat is None:
+        result = ", ".join(f"{SEAT_NAMES[s]} {past.payoffs[s]:+d}" for s in (0, 1))
+    else:
+        won = past.payoffs[seat]
+        result = f"you won {won} chips" if won > 0 else f"you lost {-won} chips" if won < 0 else "split pot"
+    folded = next((who for who, action, _ in past.actions if action == FOLD), None)
+    if folded is not None:
+        who = SEAT_NAMES[folded] if seat is None else "you" if folded == seat else "your opponent"
+        return f"{who} folded; {result}."
+    names = SEAT_NAMES if seat is None else tuple("you" if s == seat else "your opponent" for s in (0, 1))
+    shown = "; ".join(
+        f"{names[s]} [{', '.join(card_name(c) for c in past.cards[2 * s : 2 * s + 2] if c)}]" for s in (0, 1)
+    )
+    board = ", ".join(card_name(c) for c in past.cards[4:9] if c)
+    return f"showdown ({shown}; board [{board}]); {result}."
+
+
+def _match_from_json(data: JsonDict, ints: Sequence[int]) -> dict[str, Any]:
+    """The match fields of a state's JSON (none for a single hand); past hands are replayed."""
+    match = data.get("match")
+    if match is None:
+        return {}
+    hands, hand, seed, mirrored = (match[k] for k in ("hands", "hand", "deal_seed", "mirrored"))
+    if (
+        not all(isinstance(x, int) and not isinstance(x, bool) for x in (hands, hand))
+        or not 0 <= hand < hands
+    ):
+        raise ValueError("match: hand must be below hands")
+    if not (seed is None or (isinstance(seed, int) and not isinstance(seed, bool))) or not isinstance(
+        mirrored, bool
+    ):
+        raise ValueError("match: deal_seed is an integer (or null) and mirrored true or false")
+    past: list[PastHand] = []
+    for item in match["past"]:
+        cards = tuple(item["cards"])
+        if len(cards) != 9 or any(c is not None and c not in CODES for c in cards):
+            raise ValueError("match: a past hand's cards must be nine card codes (or null)")
+        if any(a not in ACTIONS for a in item["history"]) or item["button"] not in (0, 1):
+            raise ValueError("match: a past hand holds an unknown action or button")
+        known = [c for c in cards if c is not None]
+        spare = iter(c for c in CODES if c not in known)
+        full = tuple(c if c is not None else next(spare) for c in cards)  # betting never reads them
+        played = HoldemState(*ints, item["button"], full, tuple(item["history"]))
+        if played.facts().to_act:
+            raise ValueError("match: a past hand is not finished")
+        past.append(
+            PastHand(
+                item["button"], cards, played.history, played.facts().payoffs,
+                tuple((step.seat, step.action, step.chips) for step in played.log),
+                played.showdown, played.facts().board,
+            )
+        )  # fmt: skip
+    if len(past) != hand:
+        raise ValueError("match: past must hold every hand before this one")
+    return {"hands": hands, "hand": hand, "deal_seed": seed, "mirrored": mirrored, "past": tuple(past)}

@@ -575,7 +575,7 @@ class Minesweeper(Game):
     )
     #: Every unrevealed cell can be revealed and flagged: at most two actions per cell.
     action_bound: ClassVar[int | None] = 2 * MAX_ROWS * MAX_COLS
-    controls: ClassVar[str] = "Click a cell to reveal it; flag cells with the Flag panel under the board"
+    controls: ClassVar[str] = "Click a cell to reveal it; right-click a cell to flag it or take its flag off"
     bots: ClassVar[Mapping[str, str]] = {"solver": ".bots:SolverBot"}
     default_opponent: ClassVar[str] = "solver"
     sim_bot: ClassVar[str | None] = "solver"

@@ -26,6 +26,7 @@ import re
 from collections import deque
 from pathlib import Path
 
+from engine import safeio
 from engine.core import GameError
 
 __all__ = [
@@ -357,7 +358,9 @@ def read_levels(path: str | Path) -> tuple[Level, ...]:
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8-sig", errors="replace")
+        text = safeio.read_text(file, cap=16 * 1024 * 1024, encoding="utf-8-sig", errors="replace")
+    except safeio.InputError as exc:
+        raise LevelFormatError(f"the level file {exc}") from None
     except OSError as exc:
         raise LevelFormatError(f"cannot read the level file {file}: {exc.strerror or exc}") from None
     return parse_levels(text, file.name)

@@ -11,7 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games.vgdl.ontology import DIRS, EFFECTS, Effect
-from engine.games.vgdl.sprites import BASE_DIRS, HP, ID, LC, LR, LT, MT, OR, RES, REVERSE, STARTED, C, R, T
+from engine.games.vgdl.sprites import (
+    BASE_DIRS,
+    HP,
+    ID,
+    LC,
+    LR,
+    LT,
+    MT,
+    OR,
+    RES,
+    REVERSE,
+    SPD,
+    STARTED,
+    C,
+    R,
+    T,
+)
 
 __all__ = ["EFFECT_FUNCTIONS"]
 
@@ -46,6 +62,12 @@ def _bounce_forward(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> b
     dr, dc = w.last_dir(o)
     if dr == 0 and dc == 0:
         return False
+    # A move against the way the pusher faces is a wrap around the screen: push the way it faces.
+    face_r, face_c = DIRS[o[OR]]
+    if dr * face_r < 0:
+        dr = -dr
+    if dc * face_c < 0:
+        dc = -dc
     if dr and dc:
         dc = 0
     w._move(s, dr, dc, 1.0)
@@ -58,7 +80,46 @@ def _clone(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
 
 
 def _spawn(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
+    if w.rng.random() >= float(e.params["prob"]):
+        return
     w.add(w.game.by_name[e.params["stype"]], s[R], s[C], s[OR] or None)
+
+
+def _shield(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
+    w.shields.add((s[T], w.game.by_name[e.params["stype"]], e.params["ftype"]))
+
+
+def _add_timer(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
+    w.schedule(e.timed)
+
+
+def _set_speed(w: World, e: Effect, s: list[Any] | None, o: list[Any] | None) -> None:
+    value = float(e.params["value"])
+    for t in w.game.subtypes[w.game.by_name[e.params["stype"]]]:
+        for x in w.by_type[t]:
+            x[SPD] = value
+
+
+def _kill_if_score_negative(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
+    if w.score < 0:
+        w.kill(s)
+
+
+def _collect_if_held(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
+    assert o is not None
+    stype = w.game.types[s[T]]
+    if stype.kind != "resource":
+        return False
+    if w._resource(o, w.game.by_name[e.params["heldResource"]]) < int(e.params["value"]):
+        return False
+    rtype = s[T]
+    have = w._resource(o, rtype)
+    collected = have + int(stype.params["value"]) <= w.game.limits.get(rtype, 0)
+    if collected:
+        w._set_resource(o, rtype, have + int(stype.params["value"]))
+    if e.params["killResource"]:
+        w.kill(s)
+    return collected
 
 
 def _replace(w: World, old: list[Any], target: int, *, force: bool = False) -> list[Any] | None:
@@ -117,7 +178,7 @@ def _change_resource(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> 
     rtype = w.game.by_name[e.params["resource"]]
     have = w._resource(s, rtype)
     value = int(e.params["value"])
-    if have + value > w.game.limits[rtype]:
+    if have + value > w.game.limits.get(rtype, 0):
         return False
     w._set_resource(s, rtype, have + value)
     if e.params["killResource"] and o is not None:
@@ -131,7 +192,7 @@ def _collect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
     if stype.kind != "resource":
         return False
     rtype = s[T]
-    limit = w.game.limits[rtype]
+    limit = w.game.limits.get(rtype, 0)
     have = w._resource(o, rtype)
     if have >= limit:
         return False
@@ -356,6 +417,11 @@ def _add_health(to_max: bool):  # noqa: ANN202  (an effect factory)
 
 
 EFFECT_FUNCTIONS = {
+    "shieldFrom": _shield,
+    "addTimer": _add_timer,
+    "setSpeedForAll": _set_speed,
+    "killIfScoreNegative": _kill_if_score_negative,
+    "collectResourceIfHeld": _collect_if_held,
     "subtractHealthPoints": _subtract_health,
     "addHealthPoints": _add_health(False),
     "addHealthPointsToMax": _add_health(True),

@@ -115,6 +115,9 @@ class GameDescription:
     mapping: tuple[tuple[str, tuple[str, ...], int], ...]
     interactions: tuple[InteractionDef, ...]
     terminations: tuple[TerminationDef, ...]
+    #: Things the reference engine accepts but ignores or overrides (a parameter given twice, a level
+    #: character mapped twice), as (line, message).
+    warnings: tuple[tuple[int, str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -143,18 +146,20 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-def _params(tokens: list[str], source: str, line: int) -> tuple[tuple[str, str], ...]:
-    found: list[tuple[str, str]] = []
-    seen: set[str] = set()
+def _params(
+    tokens: list[str], source: str, line: int, warnings: list[tuple[int, str]] | None = None
+) -> tuple[tuple[str, str], ...]:
+    """``key=value`` tokens; a key given twice keeps its last value, as GVGAI's parser does."""
+    found: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
         if not sep or not _KEY.match(key) or not value:
             raise VgdlError(source, line, f"expected a parameter written key=value, found {token!r}")
-        if key in seen:
-            raise VgdlError(source, line, f"the parameter {key!r} is given twice")
-        seen.add(key)
-        found.append((key, value))
-    return tuple(found)
+        if key in found and warnings is not None:
+            warnings.append((line, f"the parameter {key!r} is given twice; the last value ({value}) counts"))
+        found.pop(key, None)
+        found[key] = value
+    return tuple(found.items())
 
 
 def _name(token: str, source: str, line: int, what: str) -> str:
@@ -183,6 +188,7 @@ def parse_game(text: str, source: str = "<game>") -> GameDescription:
     mapped: dict[str, int] = {}
     interactions: list[InteractionDef] = []
     terminations: list[TerminationDef] = []
+    warnings: list[tuple[int, str]] = []
     seen_sections: set[str] = set()
     for number, raw in enumerate(lines, start=1):
         if "\x00" in raw:
@@ -201,7 +207,7 @@ def parse_game(text: str, source: str = "<game>") -> GameDescription:
                 raise VgdlError(
                     source, number, f"expected the game line (BasicGame ...), found {tokens[0]!r}"
                 )
-            header = (number, tokens[0], _params(tokens[1:], source, number))
+            header = (number, tokens[0], _params(tokens[1:], source, number, warnings))
             continue
         if tokens[0] in SECTIONS and len(tokens) == 1:
             if tokens[0] in seen_sections:
@@ -222,30 +228,40 @@ def parse_game(text: str, source: str = "<game>") -> GameDescription:
                 f"found {body.strip()!r}",
             )
         if section == "SpriteSet":
-            sprite = _sprite_line(body, tokens, indent, sprite_stack, source, number)
+            sprite = _sprite_line(body, tokens, indent, sprite_stack, source, number, warnings)
             if sprite.name in names:
-                raise VgdlError(
-                    source,
-                    number,
-                    f"the sprite {sprite.name!r} is already defined on line {names[sprite.name]}",
+                # GVGAI's registry keeps one type per name: the later definition counts.
+                warnings.append(
+                    (
+                        number,
+                        f"the sprite {sprite.name!r} is defined again (first on line "
+                        f"{names[sprite.name]}); this definition counts",
+                    )
                 )
-            if sprite.name == "EOS":
-                raise VgdlError(source, number, "EOS is the end of the screen and cannot name a sprite")
+            if sprite.name in ("EOS", "TIME"):
+                raise VgdlError(
+                    source, number, f"{sprite.name} is a reserved word of VGDL and cannot name a sprite"
+                )
             names[sprite.name] = number
             sprites.append(sprite)
         elif section == "LevelMapping":
             char, targets = _mapping_line(tokens, source, number)
             if char in mapped:
-                raise VgdlError(
-                    source, number, f"the level character {char!r} is mapped on line {mapped[char]} too"
+                warnings.append(
+                    (
+                        number,
+                        f"the level character {char!r} is mapped again (first on line "
+                        f"{mapped[char]}); this mapping counts",
+                    )
                 )
+                mapping = [m for m in mapping if m[0] != char]
             mapped[char] = number
             mapping.append((char, targets, number))
         elif section == "InteractionSet":
-            interactions.append(_interaction_line(tokens, source, number))
+            interactions.extend(_interaction_line(tokens, source, number, warnings))
         else:
             cls = _name(tokens[0], source, number, "a termination class (SpriteCounter ...)")
-            terminations.append(TerminationDef(cls, _params(tokens[1:], source, number), number))
+            terminations.append(TerminationDef(cls, _params(tokens[1:], source, number, warnings), number))
     if header is None:
         raise VgdlError(source, None, "the file is empty; expected a game line (BasicGame ...)")
     if "SpriteSet" not in seen_sections or not sprites:
@@ -261,11 +277,18 @@ def parse_game(text: str, source: str = "<game>") -> GameDescription:
         mapping=tuple(mapping),
         interactions=tuple(interactions),
         terminations=tuple(terminations),
+        warnings=tuple(warnings),
     )
 
 
 def _sprite_line(
-    body: str, tokens: list[str], indent: int, stack: list[tuple[int, str]], source: str, number: int
+    body: str,
+    tokens: list[str],
+    indent: int,
+    stack: list[tuple[int, str]],
+    source: str,
+    number: int,
+    warnings: list[tuple[int, str]],
 ) -> SpriteDef:
     if ">" not in tokens:
         if len(tokens) == 1 and _NAME.match(tokens[0]):
@@ -290,7 +313,7 @@ def _sprite_line(
         stack.pop()
     parent = stack[-1][1] if stack else ""
     stack.append((indent, name))
-    return SpriteDef(name, cls, _params(right, source, number), parent, number)
+    return SpriteDef(name, cls, _params(right, source, number, warnings), parent, number)
 
 
 def _mapping_line(tokens: list[str], source: str, number: int) -> tuple[str, tuple[str, ...]]:
@@ -304,7 +327,13 @@ def _mapping_line(tokens: list[str], source: str, number: int) -> tuple[str, tup
     return char, tuple(_name(t, source, number, "a sprite name") for t in tokens[2:])
 
 
-def _interaction_line(tokens: list[str], source: str, number: int) -> InteractionDef:
+#: The names an interaction may use besides sprites: the end of the screen and the clock.
+SPECIAL = ("EOS", "TIME")
+
+
+def _interaction_line(
+    tokens: list[str], source: str, number: int, warnings: list[tuple[int, str]]
+) -> list[InteractionDef]:
     if ">" not in tokens:
         raise VgdlError(
             source,
@@ -320,8 +349,17 @@ def _interaction_line(tokens: list[str], source: str, number: int) -> Interactio
     if not right:
         raise VgdlError(source, number, "expected an effect after '>' (stepBack, killSprite ...)")
     names = tuple(_name(t, source, number, "a sprite name") for t in left)
+    # EOS and TIME are read whatever their case, as GVGAI does.
+    names = tuple(n.upper() if n.upper() in SPECIAL else n for n in names)
     effect = _name(right[0], source, number, "an effect name (stepBack, killSprite ...)")
-    return InteractionDef(names[0], names[1:], effect, _params(right[1:], source, number), number)
+    params = _params(right[1:], source, number, warnings)
+    actor, others = names[0], names[1:]
+    if actor in SPECIAL:
+        # GVGAI reads ``EOS x y > e`` (and ``TIME x > e``) as the effect on x and on y.
+        if any(o in SPECIAL for o in others):
+            raise VgdlError(source, number, f"after {actor}, expected the sprites the effect applies to")
+        return [InteractionDef(o, (actor,), effect, params, number) for o in others]
+    return [InteractionDef(actor, others, effect, params, number)]
 
 
 def parse_level(text: str, source: str = "<level>") -> LevelData:

@@ -16,11 +16,13 @@ import dataclasses
 import functools
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import assets
+from engine import safeio
 from engine.core import (
     Action,
     Game,
@@ -37,10 +39,25 @@ from engine.games.vgdl import metrics as episode_metrics
 from engine.games.vgdl.ontology import ACTION_NAMES, CompiledGame, compile_text
 from engine.games.vgdl.parser import LevelData, VgdlError, parse_level
 from engine.games.vgdl.runtime import FIELDS, World, new_sprite
-from engine.games.vgdl.view import DIR_WORDS, adjacent_lines, ascii_grid, rules_text, type_chars
+from engine.games.vgdl.view import (
+    DIR_WORDS,
+    adjacent_lines,
+    ascii_grid,
+    map_counts,
+    rules_text,
+    type_chars,
+)
 from engine.options import Option
 
-__all__ = ["LEVELS", "VgdlGame", "VgdlState", "asset_files", "initial_sprites", "read_text"]
+__all__ = [
+    "LEVELS",
+    "VgdlGame",
+    "VgdlState",
+    "asset_files",
+    "initial_sprites",
+    "initial_timers",
+    "read_text",
+]
 
 DEFAULT_MAX_STEPS = 1000
 #: How many levels each bundled game has (``<name>_lvl0.txt`` ...).
@@ -60,8 +77,13 @@ _KEYMAP: Mapping[str, Action] = {
 _COUNTERS = ("meaningful", "meaningful_1step", "nil")
 
 
-#: The search bot (MCTS, as the GVGAI competition's agents) and the simulated model's behaviour.
-_BOTS: Mapping[str, str] = {"search": "engine.bots.mcts:MctsBot"}
+#: The GVGAI competition's planners (MCTS as ``search``, rolling horizon evolution, OLETS) and the
+#: simulated model's behaviour.
+_BOTS: Mapping[str, str] = {
+    "search": "engine.bots.mcts:MctsBot",
+    "rhea": "engine.bots.rhea:RheaBot",
+    "olets": "engine.bots.olets:OletsBot",
+}
 _SIM: str | None = ".sim:VgdlSim"
 
 
@@ -78,11 +100,13 @@ def read_text(path: Path, what: str) -> str:
         VgdlError: the file cannot be read or is not UTF-8 text.
     """
     try:
-        return path.read_text(encoding="utf-8")
+        # A FIFO or /dev/zero is refused at once instead of hanging or filling memory.
+        return safeio.read_text(path, cap=4 * 1024 * 1024)
     except FileNotFoundError:
         raise VgdlError(str(path), None, f"the {what} file does not exist") from None
-    except UnicodeDecodeError:
-        raise VgdlError(str(path), None, f"the {what} file is not UTF-8 text") from None
+    except safeio.InputError as exc:
+        why = str(exc).removeprefix(f"{path} ")
+        raise VgdlError(str(path), None, f"the {what} file {why}") from None
     except OSError as exc:
         raise VgdlError(str(path), None, f"the {what} file cannot be read ({exc.strerror or exc})") from None
 
@@ -99,6 +123,13 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
             if char == " ":
                 continue
             targets = game.mapping.get(char)
+            if targets is None and char in game.mapping_problems:
+                line, problem = game.mapping_problems[char]
+                raise VgdlError(
+                    game.source,
+                    line,
+                    f"{problem} (the level {level.source} uses it: line {r + 1}, column {c + 1})",
+                )
             if targets is None:
                 known = "".join(sorted(game.mapping))
                 raise VgdlError(
@@ -109,11 +140,16 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
                 )
             for tindex in targets:
                 t = game.types[tindex]
-                sprite = new_sprite(len(sprites), tindex, r, c, t.orientation, 0, t.health)
+                sprite = new_sprite(len(sprites), tindex, r, c, t.orientation, 0, t.health, t.ttl)
                 sprites.append(tuple(sprite))
     if not any(game.types[s[1]].is_avatar for s in sprites):
         raise VgdlError(level.source, None, "the level has no avatar")
     return tuple(sprites)
+
+
+def initial_timers(game: CompiledGame) -> tuple[tuple[int, int], ...]:
+    """The clock at the start: each ``TIME`` rule's first run, as (tick, index in ``game.timed``)."""
+    return tuple((t.first, i) for i, t in enumerate(game.timed) if t.native)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,6 +179,12 @@ class VgdlState(State):
     counters: tuple[int, int, int] = (0, 0, 0)
     #: The avatar's positions before the last steps (oldest first), for the cancelling-move rule.
     recent: tuple[tuple[int, int] | None, ...] = ()
+    #: Effects waiting on the clock, as (tick, index in the compiled game's ``timed``), in order.
+    timers: tuple[tuple[int, int], ...] = ()
+    #: What the next tick reuses, kept with the state (never compared or saved): the runtime's index
+    #: of the sprites nothing changes in place, the other sprites, and how many cells of the map each
+    #: type is drawn on (so the meaningful-step figures need not draw the map).
+    carried: tuple[Any, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     # -- the contract --------------------------------------------------------------------------
 
@@ -176,6 +218,9 @@ class VgdlState(State):
             raise IllegalActionError(
                 f"{action} is not an action of this avatar; it has {', '.join(self.actions)}"
             )
+        layer, mobile, tops0 = self.carried or (None, None, None)
+        if tops0 is None:
+            tops0 = map_counts(self.compiled, self.height, self.width, self.sprites)
         world = World(
             self.compiled,
             self.height,
@@ -185,22 +230,56 @@ class VgdlState(State):
             self.tick,
             self.game_score,
             random.Random(f"{self.seed}:{self.tick}"),
+            self.timers,
+            layer,
+            mobile,
         )
+        pos0 = self.avatar_pos
+        own0 = world.top(pos0) if pos0 is not None else -2
         world.tick(action)
         won = world.won
         if won is None and world.tick_no >= self.max_steps:
             won = False
+        sprites = world.sprites()
+        tops1 = dict(tops0)
+        for was, now in world.top_changes():
+            if was >= 0:
+                tops1[was] -= 1
+                if not tops1[was]:
+                    del tops1[was]
+            if now >= 0:
+                tops1[now] = tops1.get(now, 0) + 1
         after = dataclasses.replace(
             self,
-            sprites=world.sprites(),
+            sprites=sprites,
             next_id=world.next_id,
             tick=world.tick_no,
             game_score=world.score,
             won=won,
             last_action=action,
-            recent=(*self.recent, self.avatar_pos)[-episode_metrics.CANCEL_WINDOW :],
+            recent=(*self.recent, pos0)[-episode_metrics.CANCEL_WINDOW :],
+            timers=tuple(world.timers),
+            carried=(*world.carry(), tops1),
         )
-        flags = episode_metrics.step_flags(self, after, action, recent_positions=self.recent)
+        avatar = world.avatar()
+        # The avatar as the state finds it (first of the first avatar type), without a search.
+        after.__dict__["avatar"] = tuple(avatar) if avatar is not None else None
+        pos1 = after.avatar_pos
+        own1 = world.top(pos1) if pos1 is not None else -2
+        chars = type_chars(self.compiled)
+        counts0, counts1 = self._chars(tops0, chars), self._chars(tops1, chars)
+        flags = episode_metrics.counted_flags(
+            counts0,
+            None if own0 == -2 else "." if own0 == -1 else chars[own0],
+            pos0,
+            counts1,
+            None if own1 == -2 else "." if own1 == -1 else chars[own1],
+            pos1,
+            reward=after.game_score != self.game_score,
+            legend_changed=set(tops0) != set(tops1),
+            action=action,
+            recent_positions=self.recent,
+        )
         counters = (
             self.counters[0] + flags["meaningful"],
             self.counters[1] + flags["meaningful_1step"],
@@ -209,6 +288,16 @@ class VgdlState(State):
         # ``after`` is not shared yet; setting the field in place keeps the map it already computed.
         object.__setattr__(after, "counters", counters)
         return after
+
+    def _chars(self, tops: Mapping[int, int], chars: tuple[str, ...]) -> Counter[str]:
+        """The map's characters counted, from the number of cells each type is drawn on."""
+        counts: Counter[str] = Counter()
+        for t, n in tops.items():
+            counts[chars[t]] += n
+        floor = self.height * self.width - sum(tops.values())
+        if floor:
+            counts["."] += floor
+        return counts
 
     @property
     def scores(self) -> tuple[float, ...]:
@@ -356,7 +445,7 @@ class VgdlState(State):
             "source": self.compiled.source,
             "level": self.level_name,
             "size": [self.height, self.width],
-            "sprites": [[*s[:13], [list(p) for p in s[13]], s[14]] for s in self.sprites],
+            "sprites": [[*s[:13], [list(p) for p in s[13]], *s[14:]] for s in self.sprites],
             "next_id": self.next_id,
             "tick": self.tick,
             "score": self.game_score,
@@ -367,6 +456,7 @@ class VgdlState(State):
             "grounding": [self.coordinates, self.adjacent],
             "counters": list(self.counters),
             "recent": [list(p) if p is not None else None for p in self.recent],
+            "timers": [list(t) for t in self.timers],
         }
 
 
@@ -377,6 +467,8 @@ def _int(value: Any, name: str, low: int = 0) -> int:
 
 
 def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
+    if isinstance(item, list) and len(item) == 15:
+        item = [*item, -1.0, -1]  # written before sprites had their own speed and time to live
     if not isinstance(item, list) or len(item) != len(FIELDS):
         raise ValueError(f"a sprite is a list of {len(FIELDS)} fields")
     head = item[:13]
@@ -396,11 +488,15 @@ def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
         for p in res
     ):
         raise ValueError("a sprite's resources are [type, amount] pairs")
-    health = item[14]
+    health, speed, ttl = item[14], item[15], item[16]
     if not isinstance(health, int) or isinstance(health, bool):
         raise ValueError("a sprite's health is a whole number")
+    if not isinstance(speed, int | float) or isinstance(speed, bool):
+        raise ValueError("a sprite's speed is a number")
+    if not isinstance(ttl, int) or isinstance(ttl, bool):
+        raise ValueError("a sprite's time to live is a whole number")
     head[9] = float(head[9])
-    return (*head, tuple((p[0], p[1]) for p in res), health)
+    return (*head, tuple((p[0], p[1]) for p in res), health, float(speed), ttl)
 
 
 class VgdlGame(Game):
@@ -505,6 +601,7 @@ class VgdlGame(Game):
             max_steps=self.max_steps,
             coordinates=self.options["coordinates"],
             adjacent=self.options["adjacent"],
+            timers=initial_timers(game),
         )
 
     def transition(self, before: State, after: State) -> Transition:
@@ -594,6 +691,13 @@ class VgdlGame(Game):
                 None if p is None else (_int(p[0], "recent"), _int(p[1], "recent"))
                 for p in data.get("recent", [])
             )
+            timers = tuple(
+                (_int(t[0], "timers", -(2**31)), _int(t[1], "timers"))
+                for t in data.get("timers", [list(t) for t in initial_timers(game)])
+                if isinstance(t, list) and len(t) == 2
+            )
+            if any(i >= len(game.timed) for _d, i in timers):
+                raise ValueError("a timer names an effect this game does not have")
             level_name = data.get("level", "")
             if not isinstance(level_name, str):
                 raise ValueError("level must be text")
@@ -616,5 +720,6 @@ class VgdlGame(Game):
                 adjacent=bool(grounding[1]),
                 counters=tuple(_int(c, "counters") for c in counters),  # type: ignore[arg-type]
                 recent=recent,
+                timers=timers,
             )
         return state
