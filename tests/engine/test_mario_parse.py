@@ -73,7 +73,10 @@ def test_histories_with_durations_round_trip(actions: list[str]) -> None:
     assert decode_runs(encode_runs(tuple(runs))) == actions
 
 
-@given(st.sampled_from(ACTIONS), st.integers(1, 30), st.sampled_from(["({}, {n})", "{} {n}", "({}, {n} frames)"]))
+_FORMS = st.sampled_from(["({}, {n})", "{} {n}", "({}, {n} frames)"])
+
+
+@given(st.sampled_from(ACTIONS), st.integers(1, 30), _FORMS)
 def test_a_duration_reads_back_with_its_action(action: str, n: int, form: str) -> None:
     text = form.format(action, n=n)
     assert read_action(text) == action and read_frames(text) == n

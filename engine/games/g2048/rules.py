@@ -247,7 +247,9 @@ class State2048(State):
         board, cell = spawn(moved, _rng(self.seed, self.step))
         if self.halve:
             gain //= 2
-        return type(self)(board, self.merged_sum + gain, 0, action, cell, self.seed, self.step + 1, self.halve)
+        return type(self)(
+            board, self.merged_sum + gain, 0, action, cell, self.seed, self.step + 1, self.halve
+        )
 
     @property
     def scores(self) -> tuple[float, ...]:
@@ -431,9 +433,11 @@ class Game2048(Game):
 
     def rules_text(self) -> str:
         credit = (
-            "Your score is the sum of the values of the tiles that merge, once per merge (merging two 2s gives +2)."
+            "Your score is the sum of the values of the tiles that merge, once per merge "
+            "(merging two 2s gives +2)."
             if self.halve
-            else "Your score is the sum of the values of all tiles created by merges (merging two 2s gives +4)."
+            else "Your score is the sum of the values of all tiles created by merges "
+            "(merging two 2s gives +4)."
         )
         return _RULES.format(n=self.size, m=STAGNATION_LIMIT, credit=credit)
 

@@ -3,9 +3,9 @@
 The prompt asks for ``move: <action>``. LMGame-Bench's agents answer ``(action, frame_count)``, so
 ``move: (right_a, 13)`` is read too: with the game's ``durations`` option (its legal actions are then
 ``"right_a 13"``) the frame count is the action's duration; without it the action is played and the
-answer's record says that the frame count was not used (each action lasts the game's ``frames``). Without a ``move:`` line, the last
-action the reply names is taken, and the record says so; a ``move:`` line naming no action is a format
-error, never patched from elsewhere in the text.
+answer's record says that the frame count was not used (each action lasts the game's ``frames``).
+Without a ``move:`` line, the last action the reply names is taken, and the record says so; a
+``move:`` line naming no action is a format error, never patched from elsewhere in the text.
 """
 
 from __future__ import annotations

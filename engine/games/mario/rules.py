@@ -486,7 +486,8 @@ class Mario(Game):
                "Each action names how many frames it is held, as LMGame-Bench's (right_a, 13): "
                "actions are 'right_a 13'"),
         Option("max_frames", int, DEFAULT_MAX_FRAMES,
-               "With durations: the most frames an action may name (LMGame-Bench: 30)", minimum=1, maximum=600),
+               "With durations: the most frames an action may name (LMGame-Bench: 30)",
+               minimum=1, maximum=600),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: One NES frame per tick at the default ``frames``; an instance ticks ``frames / 60`` seconds.
@@ -546,7 +547,8 @@ class Mario(Game):
             hold = (f"Each action holds a set of NES buttons for the number of frames you choose, 1 to "
                     f"{self.max_frames}, written after it (right_a 13 holds right and A for 13 frames)")
         else:
-            hold = f"Each action holds a set of NES buttons for {self.frames} frame{'s' if self.frames != 1 else ''}"
+            plural = "s" if self.frames != 1 else ""
+            hold = f"Each action holds a set of NES buttons for {self.frames} frame{plural}"
         text = _RULES.format(hold=hold, stuck=self.stuck_frames // NES_FPS)
         return text if self.stuck_frames else text.rsplit("\n", 1)[0]
 
@@ -568,7 +570,8 @@ class Mario(Game):
             count = read_frames(text)
             if count is not None and not 1 <= count <= self.max_frames:
                 raise InvalidActionError(
-                    f"{text!r}: {count} frames is out of range; an action is held 1 to {self.max_frames} frames"
+                    f"{text!r}: {count} frames is out of range; "
+                    f"an action is held 1 to {self.max_frames} frames"
                 )
             return f"{action} {count if count is not None else self.frames}"
         return action

@@ -484,7 +484,8 @@ class Sokoban(Game):
             str,
             "",
             "Levels to play: empty for PlayTrace's sets in order, one of "
-            f"{', '.join(BUNDLED)}, {', '.join(NAMED_SETS)} (LMGame-Bench's protocol), '{GENERATED}', a level file "
+            f"{', '.join(BUNDLED)}, {', '.join(NAMED_SETS)} (LMGame-Bench's protocol), '{GENERATED}', "
+            "a level file "
             "(.xsb/.sok/.txt) or level text",
         ),
         Option("level", int, 1, "The level to start at (1 is the first)", minimum=1, maximum=100_000),

@@ -265,7 +265,8 @@ class TicTacToe(Game):
                "lvlm (LVLM-Playground's: X red, O blue, rows A-C and columns 1-3; prompt variant lvlm)",
                choices=STYLES),
         Option("first", str, "x", "Which mark moves first (seat 0 plays it): x, or o as in LVLM-Playground's "
-               "end-to-end game, where the model is O and moves first (with style lvlm and prompt variant lvlm)",
+               "end-to-end game, where the model is O and moves first (with style lvlm and prompt "
+               "variant lvlm)",
                choices=FIRSTS),
     )
 
@@ -334,7 +335,8 @@ class TicTacToe(Game):
             a, b = cells.count(marks[0]), cells.count(marks[1])
             if not (a == b or a == b + 1):
                 raise ValueError(
-                    f"{a} {marks[0]} and {b} {marks[1]} cannot occur ({marks[0]} moves first, players alternate)"
+                    f"{a} {marks[0]} and {b} {marks[1]} cannot occur "
+                    f"({marks[0]} moves first, players alternate)"
                 )
             last_action = data.get("last_action")
             if last_action is not None and (
