@@ -125,6 +125,8 @@ _MODULE_COMMANDS = (
     "desktop.cli.probe",
     "desktop.cli.ratings",
     "desktop.cli.leaderboard",
+    "desktop.cli.protocols",
+    "desktop.cli.reproduce",
 )
 
 
