@@ -256,7 +256,10 @@ async def _human_game(window: Any, game_id: str, seed: int) -> None:
 
     c = window.controller
     window.start_game(GameSetup(game_id, _seats(game_id, SeatSetup("human")), seed=seed, delay=0))
-    await _until(lambda: c.game is not None and c.game.id == game_id and c.waiting_human() is not None)
+    await _until(lambda: c.game is not None and c.game.id == game_id
+                 and (c.waiting_human() is not None or c.awaiting_first_key))
+    c.first_key()  # a real-time game waits for the person's first key
+    await _until(lambda: c.waiting_human() is not None)
     default = c.game.default_action
     moves = _moves(c.game)
     hold = moves // DOC_MOVES  # in real time a person holds a key for a while, then another

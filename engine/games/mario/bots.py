@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from engine.bots.base import SearchBot
 from engine.core import Action
-from engine.games.mario.rules import BUTTONS_OF, MarioState
+from engine.games.mario.rules import BUTTONS_OF, MarioState, split_action
 from engine.players import Observation
 
 __all__ = ["RunnerBot", "danger_ahead"]
@@ -36,7 +36,7 @@ def danger_ahead(state: MarioState) -> tuple[str, int] | None:
 
 
 def _holds_a(state: MarioState) -> bool:
-    return state.action is not None and "a" in BUTTONS_OF[state.action]
+    return state.action is not None and "a" in BUTTONS_OF[split_action(state.action)[0]]
 
 
 class RunnerBot(SearchBot):
@@ -69,8 +69,10 @@ class RunnerBot(SearchBot):
         state = observation.state
         assert isinstance(state, MarioState)
         best, _ = self.plan(state)
-        values = {a: 0.0 for a in ("right", "right_a", "right_b", "noop") if a in observation.legal_actions}
-        values[best] = 1.0
+        # With the durations option an action is "name frames": the runner holds each the game's frames.
+        held = [state.held(a) for a in ("right", "right_a", "right_b", "noop")]
+        values = {a: 0.0 for a in held if a in observation.legal_actions}
+        values[state.held(best)] = 1.0
         return values
 
     def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
