@@ -297,7 +297,7 @@ def cmd_place(args: argparse.Namespace) -> int:
             concurrency=min(2, args.concurrency), max_steps=args.max_steps, id=base.id,
         )
 
-        def record(match: Any, tags: Any, plan: TournamentPlan = plan) -> Any:
+        def record(match: Any, tags: Any, plan: TournamentPlan = plan, round_: int = round_) -> Any:
             title = f"Placement {plan.id}: {' vs '.join(tags['players'])}, round {round_ + 1}"
             return session_recorder(out, title=title, extra={"tournament": dict(tags)})(match)
 
