@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         for pid in shipped():
             p = load_protocol(pid)
             episodes = sum(r.episodes * len(r.players) * len(p.games if r.games is None else r.games)
-                           * (len(p.variants) if r.variants else 1) for r in p.runs)
+                           * (len(r.variants) or 1) for r in p.runs)
             rows.append({"id": pid, "title": p.title, "paper": p.paper, "games": len(p.games),
                          "runs": [r.name for r in p.runs], "task_sets": sum(len(t.games) * len(t.tasks)
                                                                              for t in p.tasks),

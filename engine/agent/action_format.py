@@ -94,7 +94,7 @@ def _decode_objects(text: str) -> list[Any]:
     while at != -1:
         try:
             value, end = decoder.raw_decode(text, at)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON here, or nested beyond what the decoder takes
             at = text.find("{", at + 1)
             continue
         if isinstance(value, dict):
@@ -147,8 +147,10 @@ def read_tool_call(calls: Sequence[ToolCall]) -> FormattedAnswer:
     raw = mine[-1].arguments.strip() or "{}"
     try:
         value = json.loads(raw)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not JSON ({exc.msg})")
+    except (ValueError, RecursionError):  # nested beyond what the decoder takes
+        return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not readable JSON")
     if not isinstance(value, dict):
         return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not a JSON object")
     return _from_object(value, f"{TOOL_NAME} call")

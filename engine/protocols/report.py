@@ -192,7 +192,8 @@ def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes
         if run is None:
             continue
         variant = variants.get(e.setting)
-        name = f"{e.lineup} · {variant.label}" if variant else e.lineup
+        name = f"{e.lineup} · {variant.label}" if variant else (
+            e.lineup if run.baseline else f"{e.lineup} · {run.label}")
         row = Row(f"{name} (ours)", OURS, {g: _describe(v, statistic) for g, v in e.values.items() if v},
                   group=run.label)
         if run.baseline:

@@ -143,3 +143,16 @@ def test_a_sprite_off_the_map_stays_and_counts(tmp_path: Path) -> None:
     for _ in range(3):  # a missile first moves on its second tick
         state = state.apply("ACTION_NIL")
     assert where(state, "rock") == [(0, 4)] and state.won is None
+
+
+def test_multi_sprite_counter_min_ends_the_game_above_its_limit_too(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        coin > Immovable\n",
+        "",
+        "        MultiSpriteCounter stype1=coin limit=1 min=True win=True\n"
+        "        Timeout limit=5 win=False\n",
+        "A.cc\n",
+        "        c > floor coin\n",
+    )
+    assert game.initial_state(seed=0).apply("ACTION_NIL").won is True

@@ -366,7 +366,7 @@ _BINARY = frozenset(
 TERMINATIONS: dict[str, dict[str, tuple[str, Any]]] = {
     "SpriteCounter": {"stype": ("type", None), "limit": ("int", 0)},
     "SpriteCounterMore": {"stype": ("type", None), "limit": ("int", 0)},
-    "MultiSpriteCounter": {"limit": ("int", 0)},
+    "MultiSpriteCounter": {"limit": ("int", 0), "min": ("bool", False)},
     "MultiSpriteCounterSubTypes": {
         "stype1": ("type", None),
         "limit": ("int", 0),
@@ -521,6 +521,8 @@ class Termination:
     #: MultiSpriteCounterSubTypes: how many of the counted type's subtypes must have sprites, and which.
     kinds: int = -1
     kind_types: tuple[int, ...] = ()
+    #: MultiSpriteCounter ``min=True``: more than ``limit`` ends the game too.
+    at_least: bool = False
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -1289,6 +1291,7 @@ def _termination(
         names=counted_names,
         kinds=int(values.get("subTypesNum", -1)),
         kind_types=tuple(kind_types),
+        at_least=bool(values.get("min", False)),
     )
 
 

@@ -826,7 +826,8 @@ class World:
                     1 for t in term.kind_types if self.count((t,))
                 )
             else:
-                done = self.count(term.counted) == term.limit
+                counted = self.count(term.counted)
+                done = counted == term.limit or (term.at_least and counted > term.limit)
             if done:
                 self.won = term.win
                 self.score += term.score

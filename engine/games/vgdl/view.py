@@ -296,6 +296,8 @@ def _termination_words(game: CompiledGame, t: Any) -> str:
         if t.limit == 0:
             return f"when no {names} is left"
         return f"when at most {t.limit} {names} are left"
+    if t.at_least:
+        return f"when at least {t.limit} of {names} (together) are left"
     return f"when exactly {t.limit} of {names} (together) are left"
 
 
