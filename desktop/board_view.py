@@ -122,10 +122,12 @@ class BoardView(QWidget):
     Signals:
         sig_action_requested(str): a canonical action the person chose (key or click).
         sig_action_refused(str): the person clicked an action that is not legal now (the board nudges).
+        sig_game_key(): a key a real-time game maps was pressed (whether or not it plays now).
     """
 
     sig_action_requested = Signal(str)
     sig_action_refused = Signal(str)
+    sig_game_key = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,6 +177,8 @@ class BoardView(QWidget):
         self._fresh: str | None = None
         self._served: int | None = None
         self._turn_probe: Callable[[], Any] | None = None
+        #: The game's clock waits for a person's first key (set by the window).
+        self.waiting_for_first_key = False
         self._held_timer = QTimer(self)
         self._held_timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._held_timer.setInterval(_HELD_POLL_MS)
@@ -551,6 +555,7 @@ class BoardView(QWidget):
                 event.ignore()  # not a game key: let the window use it
                 return
             event.accept()
+            self.sig_game_key.emit()  # a real-time game waiting for the person's first key starts
             if not event.isAutoRepeat():  # held keys already play every tick
                 self._press(event.key(), name)
             return
@@ -584,6 +589,8 @@ class BoardView(QWidget):
         self._held_qt[qt_key] = name
         self._held[name] = self._presses
         if not self._interactive:
+            if self.waiting_for_first_key:
+                self._fresh = self.held_action  # the key that starts the clock plays on its first tick
             self._update_held_timer()
             return
         self._fresh = self.held_action

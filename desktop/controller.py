@@ -129,6 +129,8 @@ class SessionController(QObject):
         self.steering: Steering | None = None
         #: People's time per tick of a real-time game, as a multiple of the game's tick (Play menu).
         self.tick_scale = 1.0
+        #: A real-time game with a person holds its clock until their first game key.
+        self.awaiting_first_key = False
         self.task: asyncio.Task[Any] | None = None
         self.status_text = ""
         self.finished_status: str | None = None
@@ -395,13 +397,22 @@ class SessionController(QObject):
             # Another start or open won the race while this one was being built.
             episode.writer.close("aborted")
             return episode.path
+        # A real-time game with a person waits for their first key: its clock (and a rule such as
+        # Mario's "no progress for 5 s") must not run out before they have touched the keyboard.
+        hold = (
+            episode.game.tick_s is not None
+            and not setup.paused
+            and any(p.kind == HUMAN for p in episode.match.players)
+        )
         steering = Steering(
-            episode.match, running=not setup.paused, delay=setup.delay, takeover_label="You (took over)"
+            episode.match, running=not (setup.paused or hold), delay=setup.delay,
+            takeover_label="You (took over)",
         )
         steering.set_tick_scale(self.tick_scale)
         steering.on_changed.append(lambda: self._steering_changed(generation))
         steering.on_notice.append(lambda code, text: self._on_notice(generation, code, text))
         self.steering = steering
+        self.awaiting_first_key = hold
         self.setup = setup
         self.mode = "live"
         self.game = episode.game
@@ -458,6 +469,7 @@ class SessionController(QObject):
         manifest = loaded.manifest
         game = engine.make(str(manifest["game"]), **dict(manifest.get("options") or {}))
         self.mode = "replay"
+        self.awaiting_first_key = False
         self.game = game
         self.episode = None
         self.steering = None
@@ -558,11 +570,19 @@ class SessionController(QObject):
 
     def run(self) -> None:
         """Play automatically (accepts a pending decision)."""
+        self.awaiting_first_key = False
         steering = self._steering_live()
         if steering is not None:
             steering.run()
 
+    def first_key(self) -> None:
+        """A person pressed a game key: a real-time game waiting for it starts its clock."""
+        if self.awaiting_first_key:
+            self.awaiting_first_key = False
+            self.run()
+
     def pause(self) -> None:
+        self.awaiting_first_key = False  # paused by hand: Run (or Space) starts it again
         steering = self._steering_live()
         if steering is not None:
             steering.pause()

@@ -240,6 +240,7 @@ class MainWindow(QMainWindow):
             self.inspector.checks.sig_marks.connect(self._on_marks)
             self.inspector.checks.sig_dispute_requested.connect(self._on_dispute)
         self.board.sig_action_refused.connect(self._on_board_refused)
+        self.board.sig_game_key.connect(c.first_key)
         # The slider counts from 0; a forked session's steps start at the fork's step.
         self.timeline.sig_scrubbed.connect(lambda position: c.scrub(c.base + position))
         self.timeline.sig_step_requested.connect(c.step)
@@ -344,6 +345,7 @@ class MainWindow(QMainWindow):
             highlight.append(str(pending["action"]))
         elif not (c.mode == "live" and c.following):
             highlight.extend(self._chosen_at(c.view_step).values())
+        self.board.waiting_for_first_key = c.awaiting_first_key
         panel, paths = c.person_controls()
         self.board.set_state(state, interactive=bool(legal), legal=legal, highlight=highlight, paths=paths)
         self.action_panel.set_panel(panel, enabled=bool(legal))
@@ -406,6 +408,8 @@ class MainWindow(QMainWindow):
         pending = c.pending
         if pending and c.following:
             return f"Proposed: {pending['action']} — click another move to override"
+        if c.awaiting_first_key and c.following:
+            return f"Press a game key to start — {c.key_hint()}"
         waiting = c.waiting_human() if c.following else None
         if waiting is not None:
             return f"Your move as {c.game.seats[waiting[0]].name} — {c.key_hint()}"

@@ -244,6 +244,18 @@ class SeatEditor(QGroupBox):
         self.variant.setEditable(False)
         for name in prompt_variants(game_id):
             self.variant.addItem(name, name)
+        self.reask = QComboBox()
+        for value, text in (("feedback", "with feedback"), ("same", "the same prompt"), ("none", "never")):
+            self.reask.addItem(text, value)
+        self.reask.setToolTip("Re-ask an unusable answer with the error and the legal moves, with exactly "
+                              "the first prompt again (LVLM-Playground), or not at all")
+        self.action_format = QComboBox()
+        for value, text in (("text", "text (the game's format)"), ("json", "a JSON object"),
+                            ("tools", "a tool call")):
+            self.action_format.addItem(text, value)
+        self.action_format.setToolTip("How the model gives its move: free text in the game's own format, "
+                                      "one JSON object, or a native tool call with the legal moves as its "
+                                      "schema")
         self.retries = QSpinBox()
         self.retries.setRange(0, 10)
         self.retries.setValue(3)
@@ -311,10 +323,13 @@ class SeatEditor(QGroupBox):
         harness.addRow("Thinking", think_row)
         harness.addRow("Temperature", self.temperature)
         harness.addRow("Prompt", self.variant)
+        harness.addRow("Answer as", self.action_format)
         invalid_row = QHBoxLayout()
-        invalid_row.addWidget(QLabel("retries"))
+        invalid_row.addWidget(QLabel("re-ask"))
+        invalid_row.addWidget(self.reask)
+        invalid_row.addWidget(QLabel("×"))
         invalid_row.addWidget(self.retries)
-        invalid_row.addSpacing(8)
+        invalid_row.addSpacing(4)
         invalid_row.addWidget(QLabel("then"))
         invalid_row.addWidget(self.fallback)
         invalid_row.addStretch(1)
@@ -386,6 +401,16 @@ class SeatEditor(QGroupBox):
             self.perception.setCurrentIndex(max(0, self.perception.findData(options["perception"])))
         if "image_labels" in options:
             self.image_labels.setChecked(bool(options["image_labels"]))
+        if "action_format" in options:
+            self.action_format.setCurrentIndex(max(0, self.action_format.findData(options["action_format"])))
+        policy = options.get("invalid_policy")
+        if isinstance(policy, Mapping):
+            if "reask" in policy:
+                self.reask.setCurrentIndex(max(0, self.reask.findData(policy["reask"])))
+            if isinstance(policy.get("retries"), int):
+                self.retries.setValue(int(policy["retries"]))
+            if "fallback" in policy:
+                self.fallback.setCurrentIndex(max(0, self.fallback.findData(policy["fallback"])))
         if isinstance(options.get("memory"), int):
             self.memory.setValue(int(options["memory"]))
         if "reflection" in options:
@@ -423,7 +448,9 @@ class SeatEditor(QGroupBox):
             "reflection": self.reflection.isChecked(),
             "thinking": self.thinking.isChecked(),
             "prompt_variant": self.variant.currentData() or "default",
-            "invalid_policy": {"retries": self.retries.value(), "fallback": self.fallback.currentData()},
+            "action_format": self.action_format.currentData(),
+            "invalid_policy": {"reask": self.reask.currentData(), "retries": self.retries.value(),
+                               "fallback": self.fallback.currentData()},
         }
         if self.thinking.isChecked():
             opts["thinking_budget"] = self.budget.value()

@@ -24,6 +24,9 @@ from engine.steering import SpendMeter
 #: Harness options a model player accepts (a fork or a re-opened session reuses them).
 MODEL_OPTION_KEYS = (
     "perception",
+    "perception_model",
+    "action_format",
+    "logprobs",
     "image_labels",
     "memory",
     "reflection",

@@ -38,6 +38,14 @@ if command -v dpkg >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
                 || echo "PlayTrace: could not install stockfish (chess then plays its built-in search)" >&2
         fi
     fi
+    # The tests open exported HTML pages in a real headless browser (best effort: they skip without one).
+    if [ -n "$extras" ] && ! command -v chromium >/dev/null 2>&1; then
+        if [ "$(id -u)" = "0" ]; then cr=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then cr="sudo"; else cr="none"; fi
+        if [ "$cr" != "none" ]; then
+            { $cr apt-get update -qq && DEBIAN_FRONTEND=noninteractive $cr apt-get install -y -qq --no-install-recommends chromium; } >/dev/null 2>&1 \
+                || echo "PlayTrace: could not install chromium (the HTML export's browser tests will be skipped)" >&2
+        fi
+    fi
 elif [ "$(uname -s)" = "Linux" ]; then
     echo "PlayTrace: on Linux, Qt needs the xcb libraries (libxcb-cursor, libxkbcommon-x11, libEGL) for a window." >&2
 fi

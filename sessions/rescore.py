@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.agent.parse import parse_answer
+from engine.agent.action_format import reparse
 from engine.agent.verify import verify
 from engine.core import Game, State
 from engine.questions import asked_keys
@@ -113,8 +113,7 @@ def _rescore_decision(
         if kind is None:
             continue
         data: Mapping[str, Any] = event["data"]
-        raw = data.get("raw")
-        result = parse_answer(game, state, seat, raw)
+        result = reparse(game, state, seat, data)  # in the answer's own format: text, JSON or a tool call
         report.answers += 1
         before = _parse_verdict(kind, data.get("matched"))
         after = _parse_verdict(result.kind, result.action)

@@ -45,7 +45,7 @@ FALLBACK_POLICIES: Final = frozenset({"random", "noop"})
 #: Decision policies that gave up the seat.
 FORFEIT_POLICIES: Final = frozenset({"forfeit", "strikes", "failed_calls", "budget"})
 #: Bump when the rows change: an index of another version is rebuilt.
-INDEX_VERSION: Final = 1
+INDEX_VERSION: Final = 2
 
 #: ``{table: ((column, SQL type, meaning), ...)}``: the documented schema of the index.
 TABLES: Final[Mapping[str, tuple[tuple[str, str, str], ...]]] = {
@@ -99,6 +99,7 @@ TABLES: Final[Mapping[str, tuple[tuple[str, str, str], ...]]] = {
         ("created_at", "TEXT", "when the session started (UTC)"),
         ("options", "TEXT", "the game's options, JSON"),
         ("harness", "TEXT", "the model seats' harness settings, JSON"),
+        ("metrics", "TEXT", "the game's own figures at the end (raw and progress scores, points...), JSON"),
     ),
     "questions": (
         ("session", "TEXT", "session id"),
@@ -325,6 +326,7 @@ def decision_rows(
             "created_at": manifest.get("created_at"),
             "options": _json(manifest.get("options")),
             "harness": _json(harness or None),
+            "metrics": _json((finished or {}).get("metrics")),
         }
         return session_row, steps, questions
     finally:

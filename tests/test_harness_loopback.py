@@ -404,3 +404,24 @@ def json_loads(text: str) -> Any:
     import json
 
     return json.loads(text)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_failed_perception_call_is_recorded_and_the_fallback_says_why(
+    wire: str, loopback: LoopbackServer
+) -> None:
+    from tests.loopback import Fail
+
+    game = engine.make("2048")
+    loopback.script(Fail(status=500))
+    player = model(wire, loopback, game, perception="describe", memory=0, fallback="noop")
+    decision, events = act_once(player, game, render=lambda s, **_: b"\x89PNG fake")
+    assert len(loopback.posts()) == 1  # no action call without a description
+    described = next(e for e in events if e.type == ev.PERCEPTION)
+    assert described.data["kind"] == "server" and "text" not in described.data
+    assert described.blobs["image"].data == b"\x89PNG fake"
+    failed = next(e.data for e in events if e.type == ev.MODEL_CALL_FAILED)
+    assert failed["purpose"] == "perception"
+    assert not any(e.type == ev.PROMPT_BUILT for e in events)
+    assert decision.extra["policy"] in ("noop", "random")
+    assert "the perception call failed (server)" in decision.extra["fallback_reason"]

@@ -124,6 +124,9 @@ _MODULE_COMMANDS = (
     "desktop.cli.compare",
     "desktop.cli.probe",
     "desktop.cli.ratings",
+    "desktop.cli.leaderboard",
+    "desktop.cli.protocols",
+    "desktop.cli.reproduce",
 )
 
 
@@ -244,8 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--limit", type=int, default=None, metavar="N")
 
     exp = sub.add_parser("export", parents=[common],
-                         help="pack a session into a zip file, animate it as a GIF or an MP4, or write "
-                         "it in its game's own format (chess: PGN)",
+                         help="pack a session into a zip file, animate it as a GIF or an MP4, share it as "
+                         "one self-contained HTML page, or write it in its game's own format (chess: PGN)",
                          description="Write a session as a zip archive (DEST.zip or a folder), its boards "
                          "with each decision's rationale as an animation (DEST.gif or DEST.mp4), or in "
                          "a format of its game's own (a chess game as DEST.pgn, with the reasoning as "
@@ -253,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("session", type=Path, help="a session id or folder")
     exp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder for ids")
     exp.add_argument("zip", type=Path, metavar="DEST",
-                     help="out.zip, out.gif, out.mp4, a folder, or a game's format (out.pgn)")
+                     help="out.zip, out.gif, out.mp4, out.html, a folder, or a game's format (out.pgn)")
     anim = exp.add_argument_group("animations (.gif, .mp4)")
     anim.add_argument("--from", dest="first", type=int, default=None, metavar="N",
                       help="first step shown, numbered as in the app (default: 1)")
@@ -262,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     anim.add_argument("--seconds-per-step", type=float, default=1.0, metavar="S",
                       help="how long each board is shown (default 1)")
 
-    imp = sub.add_parser("import", parents=[common], help="unpack a session zip into the sessions folder")
+    imp = sub.add_parser("import", parents=[common],
+                         help="unpack a session zip into the sessions folder, or import a PGN file's games")
     imp.add_argument("zip", type=Path)
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
     imp.add_argument("--copy", action="store_true",

@@ -248,6 +248,9 @@ _OUTPUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "annotations": (("out", "--out"),),
     "sweep": (("out", "--out"),),
     "baseline": (("out", "--out"),),
+    "rescore": (("out", "--out"),),
+    "probe": (("out", "--out"),),
+    "leaderboard": (("out", "--out"),),
 }
 
 

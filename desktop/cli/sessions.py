@@ -233,7 +233,7 @@ def _format_report(r: Mapping[str, Any]) -> str:
             import textwrap
 
             lines += textwrap.wrap(f"harness: {st['harness']}", width=80, initial_indent=" " * 10,
-                                   subsequent_indent=" " * 12, break_on_hyphens=False)
+                                   subsequent_indent=" " * 12, break_on_hyphens=False, break_long_words=False)
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
         for q in st.get("questions") or ():
             score = "-" if q["score"] is None else f"{q['score']:.2f}"
@@ -276,6 +276,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     items = list(catalogue.list())
     for warning in getattr(catalogue, "warnings", ()) or ():
         print(f"warning: {warning}", file=sys.stderr)
+    total = len(items)
     if args.limit is not None:
         items = items[: args.limit]
     if not items:
@@ -295,8 +296,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         ))
     width = output_width()
     console = stdout_console()
-    plural = "s" if len(rows) != 1 else ""
-    console.print(f"{len(rows)} session{plural} in {root}, newest first", soft_wrap=True)
+    plural = "s" if total != 1 else ""
+    # With --limit: how many are shown of how many there are ("4 of 40 sessions").
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    console.print(f"{shown} session{plural} in {root}, newest first", soft_wrap=True)
     from rich.cells import cell_len
 
     heads_all = ("session", "created", "steps", "status", "game", "players", "result")
@@ -324,7 +327,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for row in rows:
         print(line(row[:4]))
         print(textwrap.fill(" · ".join(row[4:]), width=max(20, width), initial_indent="  ",
-                            subsequent_indent="    ", break_on_hyphens=False))
+                            subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
     return EXIT_OK
 
 
@@ -336,6 +339,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is None:
         return EXIT_FAILURE
     suffix = Path(args.zip).suffix.lower()
+    if suffix in (".html", ".htm") and not Path(args.zip).is_dir():
+        return _export_html(target, Path(args.zip))
     if suffix not in ("", ".zip") and not Path(args.zip).is_dir():
         own = _game_export(target, args)  # a format of the game's own (chess: .pgn)
         if own is not None:
@@ -354,6 +359,32 @@ def cmd_export(args: argparse.Namespace) -> int:
         err(one_line(exc))
         return EXIT_FAILURE
     print(dest)
+    return EXIT_OK
+
+
+def _export_html(target: Path, dest: Path) -> int:
+    """Write the session as one self-contained HTML page (:mod:`desktop.html_export`)."""
+    import sessions
+    from desktop.cli.common import EXIT_USAGE, ensure_offscreen_qt
+
+    folder = target if target.is_dir() else target.parent
+    if dest.resolve().is_relative_to(folder.resolve()):
+        err(f"{dest} is inside the session {folder.name}; only PlayTrace's session writer writes there")
+        return EXIT_USAGE
+    if not dest.parent.is_dir():
+        err(f"cannot write {dest}: {dest.parent} is not a folder")
+        return EXIT_USAGE
+    try:
+        session = _load_session(target)
+        ensure_offscreen_qt()
+        from desktop.episode import png_renderer
+        from desktop.html_export import BOARD_SIZE, export_html
+
+        written = export_html(session, dest, png_renderer(session.game_id, BOARD_SIZE))
+    except (sessions.SessionError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    print(written)
     return EXIT_OK
 
 
@@ -459,6 +490,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     if zip_path.is_dir():
         err(f"{zip_path} is a folder, not a session zip file (a folder can be opened as it is)")
         return EXIT_FAILURE
+    if zip_path.suffix.lower() == ".pgn":
+        return _import_pgn(zip_path, Path(root))
     try:
         path = sessions.import_zip(zip_path, root)
     except (sessions.SessionError, OSError, ValueError) as exc:
@@ -472,6 +505,21 @@ def cmd_import(args: argparse.Namespace) -> int:
             return EXIT_FAILURE
         print(f"session {original} was already in {root}: imported a copy as {path.name}", file=sys.stderr)
     print(path)
+    return EXIT_OK
+
+
+def _import_pgn(path: Path, root: Path) -> int:
+    """Every game of a PGN file as a chess session (:mod:`sessions.importers`)."""
+    from engine.safeio import InputError
+    from sessions.importers import ImportFormatError, import_pgn
+
+    try:
+        written = import_pgn(path, root)
+    except (ImportFormatError, InputError, OSError) as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
+    for folder in written:
+        print(folder)
     return EXIT_OK
 
 

@@ -3,6 +3,9 @@
 * ``playtrace vgdl check GAME_FILE [LEVEL_FILE ...]`` reads a VGDL game file and its levels (by default
   ``<game>_lvl0.txt`` beside it) and prints what it found: the avatar's actions, each level's size,
   avatar and legend. A file that does not parse is reported with its line, exit code 2.
+* ``playtrace vgdl coverage DIR`` runs every game of a folder of GVGAI games (``<game>.txt`` beside
+  ``<game>_lvl0.txt``) for 100 random steps on level 0 and prints which run; a game that does not says
+  why, with its file and line. Exit code 1 when any does not run.
 * ``playtrace vgdl report DIR ...`` reads recorded VGDL sessions (folders of session folders, or
   session folders) and prints GVGAI-LLM's tables: per game and level and player the win rate,
   normalised reward, meaningful-step ratio, step efficiency and overall score; per player the same
@@ -42,6 +45,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument("game_file", type=Path, metavar="GAME_FILE")
     check.add_argument("level_files", type=Path, nargs="*", metavar="LEVEL_FILE",
                        help="levels to check (default: GAME_lvl0.txt beside the game file)")
+    coverage = verbs.add_parser("coverage", parents=[common], help="which games of a folder run",
+                                description="Run every VGDL game of a folder (GAME.txt beside GAME_lvl0.txt) "
+                                "with random actions and print which run; those that do not say why, with "
+                                "their file and line (exit code 1 when any does not run).")
+    coverage.add_argument("folder", type=Path, metavar="DIR")
+    coverage.add_argument("--steps", type=int, default=100, help="random steps per game (default 100)")
+    coverage.add_argument("--level", type=int, default=0, help="which level (default 0)")
+    coverage.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
     report = verbs.add_parser("report", parents=[common], help="GVGAI-LLM tables from recorded sessions",
                               description="Read VGDL sessions and print the paper's tables, normalised "
                               "over every session read.")
@@ -60,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     command = getattr(args, "vgdl_command", None)
     if command == "check":
         return check(args.game_file, args.level_files)
+    if command == "coverage":
+        return coverage(args.folder, steps=args.steps, level=args.level, seed=args.seed)
     if command == "report":
         return report(args.folders, one_step=args.one_step, wins_only=args.efficiency == "wins",
                       as_json=args.json)
     raise UsageError("say what to do: playtrace vgdl check GAME_FILE [LEVEL_FILE...] | "
-                     "playtrace vgdl report DIR...")
+                     "playtrace vgdl coverage DIR | playtrace vgdl report DIR...")
 
 
 # -- check -------------------------------------------------------------------------------------------
@@ -100,8 +113,53 @@ def check(game_file: Path, level_files: Sequence[Path]) -> int:
         console.print(f"  level {level.name}: {len(rows)} rows x {width} columns, {where}", soft_wrap=True)
         if legend:
             _wrapped(console, "    legend: ", [f"{ch} {name}" for ch, name in legend.items()])
-    console.print(f"OK: {len(levels)} level(s) parsed")
+    warnings = registry.declaration("vgdl").load(".coverage:file_warnings")(game_file)
+    for line in warnings:
+        console.print(f"  note: {line}", soft_wrap=True)
+    console.print(f"OK: {len(levels)} level(s) parsed" + (f", {len(warnings)} note(s)" if warnings else ""))
     return EXIT_OK
+
+
+# -- coverage ----------------------------------------------------------------------------------------
+
+
+def coverage(folder: Path, *, steps: int, level: int, seed: int) -> int:
+    """Run every game of ``folder`` and print which run (see the module docstring)."""
+    import sys
+
+    from engine import registry
+
+    if not folder.is_dir():
+        err(f"{folder}: no such folder")
+        return EXIT_USAGE
+    if steps < 1 or level < 0:
+        raise UsageError("--steps must be at least 1 and --level at least 0")
+    declaration = registry.declaration("vgdl")
+    run_folder = declaration.load(".coverage:run_folder")
+    console = stdout_console()
+
+    def progress(done: int, total: int, name: str) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r[{done + 1}/{total}] {name:<24}")
+            sys.stderr.flush()
+
+    runs = list(run_folder(folder, level=level, steps=steps, seed=seed, progress=progress))
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + " " * 40 + "\r")
+    if not runs:
+        err(f"{folder}: no game files (GAME.txt beside GAME_lvl0.txt)")
+        return EXIT_USAGE
+    for r in runs:
+        if r.ok:
+            end = "" if r.won is None else (" (won)" if r.won else " (lost)")
+            notes = f", {r.warnings} note(s)" if r.warnings else ""
+            console.print(f"runs   {r.name:<22} {r.steps:>4} steps, score {r.score:g}{end}{notes}",
+                          soft_wrap=True)
+        else:
+            console.print(f"FAILS  {r.name:<22} {r.error}", soft_wrap=True)
+    ok = sum(r.ok for r in runs)
+    console.print(f"{ok} of {len(runs)} games run {steps} random steps on level {level}")
+    return EXIT_OK if ok == len(runs) else 1
 
 
 def _wrapped(console: Any, head: str, items: Sequence[str]) -> None:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.agent.parse import Extraction, ParseResult, parse_answer
+from engine.core import Game, Seat, State
 from engine.llm.base import Tool, ToolCall
 
 FORMATS = ("text", "json", "tools")
@@ -92,7 +94,7 @@ def _decode_objects(text: str) -> list[Any]:
     while at != -1:
         try:
             value, end = decoder.raw_decode(text, at)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON here, or nested beyond what the decoder takes
             at = text.find("{", at + 1)
             continue
         if isinstance(value, dict):
@@ -145,8 +147,10 @@ def read_tool_call(calls: Sequence[ToolCall]) -> FormattedAnswer:
     raw = mine[-1].arguments.strip() or "{}"
     try:
         value = json.loads(raw)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not JSON ({exc.msg})")
+    except (ValueError, RecursionError):  # nested beyond what the decoder takes
+        return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not readable JSON")
     if not isinstance(value, dict):
         return FormattedAnswer(None, error=f"the {TOOL_NAME} arguments are not a JSON object")
     return _from_object(value, f"{TOOL_NAME} call")
@@ -155,3 +159,26 @@ def read_tool_call(calls: Sequence[ToolCall]) -> FormattedAnswer:
 def call_text(call: ToolCall) -> str:
     """A tool call as the parse chain and a re-ask show it: ``play_move({"move": "up"})``."""
     return f"{call.name}({call.arguments.strip() or '{}'})"
+
+
+def reparse(game: Game, state: State, seat: Seat | None, recorded: Mapping[str, Any]) -> ParseResult:
+    """The parse chain run again on a recorded parse event (``action_parsed``, ``action_unparsable`` or
+    ``action_illegal``), in the action format the answer was given in (its ``format``: a JSON answer
+    is read from its object, a tool call from its recorded call), so a re-score after a parser change
+    compares like with like; never raises."""
+    raw = recorded.get("raw")
+    text = raw if isinstance(raw, str) else ""
+    fmt = recorded.get("format", "text")
+    if fmt == "json":
+        found = read_json_answer(text)
+    elif fmt == "tools":
+        recorded_call = recorded.get("tool_call")
+        calls: list[ToolCall] = []
+        if isinstance(recorded_call, str) and recorded_call.endswith(")") and "(" in recorded_call:
+            name, _, arguments = recorded_call.partition("(")
+            calls.append(ToolCall(name, arguments[:-1]))
+        found = read_tool_call(calls)
+    else:
+        return parse_answer(game, state, seat, text)
+    return parse_answer(game, state, seat, text,
+                        extraction=Extraction(found.move, error=found.error, thought=found.thought))

@@ -671,7 +671,9 @@ class ModelPlayer:
         if fmt != "text":
             facts["format"] = fmt
         if fmt == "tools" and completion.tool_calls:
-            facts["tool_call"] = action_format.call_text(completion.tool_calls[-1])
+            # The call the move was read from: the last one of the move tool (else the last one made).
+            calls = [c for c in completion.tool_calls if c.name == action_format.TOOL_NAME]
+            facts["tool_call"] = action_format.call_text((calls or list(completion.tool_calls))[-1])
         if completion.logprobs and result.extracted:
             confidence = move_confidence(completion.logprobs, result.extracted, obs.legal_actions)
             if confidence is not None:
@@ -921,6 +923,8 @@ def harness_text(harness: Mapping[str, Any]) -> str:
              "reflection " + ("on" if harness.get("reflection") else "off")]
     if harness.get("action_format") not in (None, "text"):
         parts.append(f"answers as {harness['action_format']}")
+    if harness.get("logprobs"):
+        parts.append("logprobs on")
     parts.append(f"invalid answers: {policy_text(harness)}")
     return " · ".join(parts)
 

@@ -323,13 +323,15 @@ def _tool_piece(state: CallState, call: Any) -> None:
     """One streamed piece of a tool call (``{"index", "id", "function": {"name", "arguments"}}``)."""
     if not isinstance(call, dict):
         return
-    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    raw_function = call.get("function")
+    function: dict[str, Any] = raw_function if isinstance(raw_function, dict) else {}
     index = call.get("index")
+    arguments = function.get("arguments")
     state.tool(
         index if isinstance(index, int) else 0,
         id=str(call.get("id") or ""),
         name=str(function.get("name") or ""),
-        arguments=function.get("arguments") if isinstance(function.get("arguments"), str) else "",
+        arguments=arguments if isinstance(arguments, str) else "",
     )
 
 

@@ -77,6 +77,7 @@ HARNESS_KEYS: dict[str, tuple[str, Any]] = {
     "reask": ('"feedback", "same" or "none"', lambda v: v in ("feedback", "same", "none")),
     "retries": ("a whole number, at least 0", lambda v: _is_int(v) and v >= 0),
     "fallback": ('"random", "noop" or "forfeit"', lambda v: v in ("random", "noop", "forfeit")),
+    "max_tokens": ("a whole number of output tokens, at least 1", lambda v: _is_int(v) and v >= 1),
     "max_failed_calls": ("a whole number, at least 0 (0: never give up)", lambda v: _is_int(v) and v >= 0),
     "strikes": ("a whole number, at least 0", lambda v: _is_int(v) and v >= 0),
     "sim_error_rate": ("a number from 0 to 1", lambda v: _is_num(v) and 0 <= v <= 1),

@@ -77,7 +77,9 @@ def test_new_game_dialog_builds_setups(qtbot: Any) -> None:
     assert setup.seats[0].options["memory"] == 4 and setup.seats[0].options["reflection"] is False
     assert setup.seats[0].options["thinking_budget"] == 2048
     assert setup.seats[1].spec == "local:qwen@http://127.0.0.1:8000/v1"
-    assert setup.seats[1].options["invalid_policy"] == {"retries": 3, "fallback": "random"}
+    policy = setup.seats[1].options["invalid_policy"]
+    assert policy == {"reask": "feedback", "retries": 3, "fallback": "random"}
+    assert setup.seats[1].options["action_format"] == "text"
     # Model settings show only for model seats.
     dialog.game.setCurrentIndex(dialog.game.findData("2048"))
     assert len(dialog.seat_editors) == 1

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import sessions
+from desktop import cli
 from engine import events as ev
 from tests.desktop.test_cli import run_cli, session_dirs
 
@@ -63,3 +65,27 @@ def test_harness_mistakes_are_one_line(
     code, out, err = run_cli(capsys, "run", "2048", "-p", "sim", *flags, "--out", str(tmp_path))
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not any(tmp_path.iterdir())
+
+
+def test_the_new_game_dialog_offers_and_restores_the_policy_and_the_format(qtbot: Any) -> None:
+    from desktop.new_game_dialog import SeatEditor
+
+    editor = SeatEditor("2048", 0, "Player")
+    qtbot.addWidget(editor)
+    options = {"perception": "describe", "action_format": "tools",
+               "invalid_policy": {"reask": "same", "retries": 2, "fallback": "forfeit"}}
+    editor.set_choice("sim", options)
+    chosen = editor.options()
+    assert chosen["perception"] == "describe" and chosen["action_format"] == "tools"
+    assert chosen["invalid_policy"] == {"reask": "same", "retries": 2, "fallback": "forfeit"}
+
+
+def test_a_fork_keeps_the_describing_model_and_the_format(tmp_path: Path) -> None:
+    from desktop.session_model import setup_from_manifest
+
+    code = cli.main(["run", "2048", "-p", "sim", "--perception", "describe", "--perception-model",
+                     "sim:perfect", "--action-format", "json", "--max-steps", "1", "--out", str(tmp_path)])
+    assert code == 0
+    (folder,) = session_dirs(tmp_path)
+    seat = setup_from_manifest(sessions.load_session(folder).manifest).seats[0]
+    assert seat.options["perception_model"] == "sim:perfect" and seat.options["action_format"] == "json"

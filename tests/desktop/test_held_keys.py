@@ -236,10 +236,12 @@ def test_mario_in_the_window_runs_while_right_is_held(window: Any, run: Any) -> 
 
     async def scenario() -> tuple[int, int]:
         await window.start_game(GameSetup("mario", [SeatSetup("human")], seed=1, delay=0))
-        await until(lambda: c.count >= 2 and board.interactive, what="Mario ticking")
+        # Mario waits for the person's first key (his clock and "no progress" rule do not run before).
+        await until(lambda: c.awaiting_first_key, what="Mario waiting for my first key")
+        assert c.count == 0
         board.setFocus()
-        press(board, "right")
         start = len(decisions())
+        press(board, "right")
         await until(lambda: sum(d["action"] == "right" for d in decisions()[start:]) >= 6, what="right held")
         press(board, "x")
         held = len(decisions())

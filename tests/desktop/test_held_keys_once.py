@@ -113,10 +113,10 @@ def test_in_the_window_a_held_turn_turns_the_piece_once(window: Any, run: Any) -
     async def scenario() -> int:
         setup = GameSetup("tetris", [SeatSetup("human")], seed=4, delay=0, options={"realtime": 0.02})
         await window.start_game(setup)
-        await until(lambda: c.count >= 2 and board.interactive, what="Tetris ticking")
+        await until(lambda: c.awaiting_first_key, what="Tetris waiting for my first key")
         board.setFocus()
         start = len(decisions())
-        key(board, "up")
+        key(board, "up")  # starts the clock, and is held
         await until(lambda: len(decisions()) >= start + 8, what="eight ticks with Up held")
         key(board, "up", down=False)
         c.steering.pause()

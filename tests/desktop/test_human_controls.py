@@ -34,7 +34,8 @@ def test_a_person_bargains_with_the_offer_editor(window: Any, qtbot: Any, run: A
         await until(lambda: c.count > before + 1 or c.finished_status is not None, what="offer and answer")
         # The fair bot's counter-offer can be accepted.
         await until(
-            lambda: c.finished_status is not None or (c.waiting_human() and panel.buttons[0].isEnabled()),
+            lambda: c.finished_status is not None
+            or (c.waiting_human() and bool(panel.buttons) and panel.buttons[0].isEnabled()),
             what="my turn again, with an offer to accept",
         )
         if c.finished_status is None:
@@ -107,13 +108,16 @@ def test_pause_holds_the_real_time_clock_and_ticks_can_be_slowed(window: Any, qt
     async def scenario() -> None:
         setup = GameSetup("pong", [SeatSetup("human"), SeatSetup("predictor")], seed=1, delay=0)
         await window.start_game(setup)
-        await until(lambda: c.steering is not None and c.waiting_human() and window.acts.run.isEnabled(),
-                    what="my paddle's first tick, shown in the window")
+        await until(lambda: c.steering is not None and window.acts.run.isEnabled(),
+                    what="the game shown in the window")
         match = c.steering.match
         window.acts.slower.trigger()
         assert c.tick_scale == 2.0 and match.tick_scale == 2.0
         assert "0.5× speed" in window.statusBar().currentMessage()
-        assert c.running
+        # The clock waits for my first key; a game key starts it.
+        assert c.awaiting_first_key and match.clock_held and not c.running
+        qtbot.keyClick(window.board, Qt.Key.Key_Up)
+        assert c.running and not c.awaiting_first_key
         window.acts.run.trigger()  # running → paused
         assert match.clock_held
         before = c.count
@@ -147,3 +151,26 @@ def test_a_person_moves_a_chess_piece_by_clicking_its_square_then_its_target(
     session = sessions.load_session(c.folder)
     first = next(e["data"] for e in session.events if e["type"] == "decision" and e["seat"] == 0)
     assert first["action"] == "Nf3" and first["source"] == "human"
+
+
+def test_a_real_time_game_waits_for_the_persons_first_key(window: Any, qtbot: Any, run: Any) -> None:
+    import engine
+
+    c = window.controller
+    game_id = "mario" if any(e.id == "mario" and e.available for e in engine.registry.entries()) else "pong"
+    cls = engine.declaration(game_id)
+
+    async def scenario() -> None:
+        seats = [SeatSetup("human")] + [SeatSetup(cls.default_opponent) for _ in cls.seats[1:]]
+        await window.start_game(GameSetup(game_id, seats, seed=1, delay=0))
+        await until(lambda: c.steering is not None and c.steering.match.clock_held, what="the game shown")
+        window.refresh()
+        assert c.awaiting_first_key and c.steering.match.clock_held and c.count == 0
+        assert window.board_caption.text().startswith("Press a game key to start")
+        key = Qt.Key.Key_Right
+        qtbot.keyPress(window.board, key)
+        await until(lambda: c.count >= 3, what="ticks played once I pressed a key")
+        qtbot.keyRelease(window.board, key)
+        c.pause()
+
+    run(scenario())

@@ -38,6 +38,8 @@ def test_in_real_time_the_piece_falls_while_the_person_waits(window: Any, qtbot:
     async def scenario() -> None:
         setup = GameSetup("tetris", [SeatSetup("human")], seed=4, delay=0, options={"realtime": 0.02})
         await window.start_game(setup)
+        await until(lambda: c.awaiting_first_key and window.acts.run.isEnabled(), what="the clock waiting")
+        window.acts.run.trigger()  # Run starts the clock as a game key would
         await until(lambda: c.count >= 3, what="three ticks without a key")
         c.steering.pause()
 

@@ -129,3 +129,10 @@ def test_the_confidence_never_exceeds_the_alternatives_mass(top: list[tuple[str,
     mass = sum(math.exp(lp) for _, lp in top)
     assert sum(found["candidates"].values()) + found["other"] == pytest.approx(mass, abs=1e-3)
     assert found["chosen"] == pytest.approx(math.exp(-0.2), abs=1e-4)
+
+
+def test_json_nested_deeper_than_the_decoder_takes_is_an_error_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert read_json_answer('{"move": ' + deep + "}").move is None
+    found = read_tool_call([ToolCall(TOOL_NAME, deep)])
+    assert found.move is None and found.error

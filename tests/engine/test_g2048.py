@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 
 import pytest
 
@@ -237,3 +238,26 @@ def test_state_from_json_reports_missing_fields(game: Game2048) -> None:
     del data["merged_sum"]
     with pytest.raises(StateFormatError, match="merged_sum"):
         game.state_from_json(data)
+
+
+def test_the_harness_scoring_credits_a_merge_with_the_tiles_that_merged() -> None:
+    lmgame, harness = engine.make("2048"), engine.make("2048", scoring="harness")
+    b = board((2, 2, 8, 8), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    plain = State2048(board=b, seed=1).apply("left")
+    halved = dataclasses.replace(harness.initial_state(seed=1), board=b).apply("left")
+    # Two 2s and two 8s merge: LMGame-Bench credits 4 + 16, the modular-harness paper 2 + 8.
+    assert plain.merged_sum == 20 and halved.merged_sum == 10 and halved.board == plain.board
+    assert harness.state_from_json(halved.to_json()) == halved
+    assert lmgame.state_from_json(plain.to_json()) == plain
+    assert "merging two 2s gives +2" in harness.rules_text() and "gives +4" in lmgame.rules_text()
+
+
+@pytest.mark.parametrize("variant", ["p1", "p2", "dspy_p1", "dspy_p2"])
+def test_lmgame_bench_s_printed_prompts_are_variants_with_the_board_and_history(variant: str) -> None:
+    from engine.agent.prompts import load_template, variants
+
+    game = engine.make("2048")
+    assert variant in variants(game)
+    template = load_template(game, variant)
+    assert "{state}" in template.user and "{history}" in template.user and "thought:" in template.user
+    assert 'move:' in template.system + template.user and template.path == f"prompts/2048/{variant}.md"

@@ -159,6 +159,29 @@ def test_frames_hold_each_action_longer_and_set_the_tick() -> None:
     assert held.facts.x == single.facts.x and held.facts.frames == 4
 
 
+def test_with_durations_each_action_names_how_long_it_is_held() -> None:
+    game = Mario(durations=True, stuck_seconds=0)
+    start = game.initial_state(seed=0)
+    legal = start.legal_actions()
+    assert len(legal) == 13 * 30 and "right_a 13" in legal and "noop 1" in legal and "right" not in legal
+    # Holding right for 40 frames in one action is holding it 40 single frames in a row.
+    held = start.apply("right 30").apply("right 10")
+    single = play(Mario().initial_state(seed=0), WALK[:40])
+    assert held.facts.x == single.facts.x and held.step == 2 and held.facts.frames >= 10
+    assert "held 10 frames" in held.text() and "1 to 30" in game.rules_text()
+    assert game.parse_action("move: (right_a, 13)", held) == "right_a 13"
+    assert game.parse_action("right_b", held) == "right_b 1"  # a bare name: the game's frames
+    with pytest.raises(InvalidActionError, match="1 to 30 frames"):
+        game.parse_action("(right_a, 45)", held)
+    with pytest.raises(InvalidActionError, match="1 to 30 frames"):
+        held.apply("right 31")
+    with pytest.raises(InvalidActionError, match="durations option"):
+        Mario().initial_state(seed=0).apply("right 5")
+    back = game.state_from_json(json.loads(json.dumps(held.to_json())))
+    assert back == held and back.legal_actions() == legal and held.to_json()["actions"] == "right@30 right@10"
+    assert game.keymap["right"] == "right 1" and game.default_action == "noop 1"
+
+
 def test_the_conformance_check_passes_on_a_bounded_run() -> None:
     # The full check (3 episodes of 200 steps) runs in tests/engine/test_plugins.py with every game.
     report = engine.check_game("mario", episodes=1, max_steps=40)

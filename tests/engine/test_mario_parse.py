@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.games.mario import ACTIONS, read_action
 from engine.games.mario.answers import extract_action
-from engine.games.mario.rules import decode_runs, encode_runs
+from engine.games.mario.rules import decode_runs, encode_runs, read_frames, split_action
 
 _DECORATIONS = st.sampled_from(["{}", "({}, {n})", "{} {n}", "**{}**", "`{}`", "{}.", "[{}]", " {} "])
 
@@ -55,3 +55,37 @@ def test_a_move_line_naming_no_action_is_a_format_error_not_a_guess() -> None:
     fallback = extract_action("I would press right_b and then right_a", list(ACTIONS))
     assert fallback.extracted == "right_a" and "no 'move:' line" in fallback.reason
     assert read_action("a") == "a" and read_action("I see a pipe") is None
+
+
+# -- actions that name their duration (the durations option, LMGame-Bench's (action, frames)) ------
+
+_HELD = [f"{a} {n}" for a in ACTIONS for n in (1, 13, 30)]
+
+
+@given(st.lists(st.sampled_from([*ACTIONS, *_HELD]), max_size=60))
+def test_histories_with_durations_round_trip(actions: list[str]) -> None:
+    runs: list[tuple[str, int]] = []
+    for action in actions:
+        if runs and runs[-1][0] == action:
+            runs[-1] = (action, runs[-1][1] + 1)
+        else:
+            runs.append((action, 1))
+    assert decode_runs(encode_runs(tuple(runs))) == actions
+
+
+_FORMS = st.sampled_from(["({}, {n})", "{} {n}", "({}, {n} frames)"])
+
+
+@given(st.sampled_from(ACTIONS), st.integers(1, 30), _FORMS)
+def test_a_duration_reads_back_with_its_action(action: str, n: int, form: str) -> None:
+    text = form.format(action, n=n)
+    assert read_action(text) == action and read_frames(text) == n
+    found = extract_action(f"thought: go\nmove: {text}", _HELD)
+    assert found.extracted == text and not found.error  # the game reads the name and the count
+    assert split_action(f"{action} {n}") == (action, n) and split_action(action) == (action, None)
+
+
+def test_without_a_count_the_reply_says_the_set_frames_are_used() -> None:
+    found = extract_action("thought: run\nmove: right_b", _HELD)
+    assert found.extracted == "right_b" and "no frame count" in found.reason
+    assert read_frames("right_b") is None

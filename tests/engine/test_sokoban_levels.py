@@ -296,3 +296,18 @@ def test_every_bundled_level_is_solvable_and_the_sets_get_harder() -> None:
             counts.append(sum(ch.isupper() for ch in solution))
         pushes[name] = statistics.mean(counts)
     assert pushes["starter"] < pushes["intermediate"] < pushes["advanced"]
+
+
+def test_the_lmgame_set_is_six_solvable_ten_by_ten_rooms_chosen_by_name_only() -> None:
+    levels = bundled_levels("lmgame")
+    assert len(levels) == 6
+    for n, lv in enumerate(levels, start=1):
+        assert len(lv.boxes) == 3 and lv.width == 10 and 8 <= lv.height <= 11 and lv.title
+        solution = solve(lv)
+        assert solution is not None, f"lmgame level {n} ({lv.title}) has no solution"
+        assert replay(lv, solution)[0] <= lv.goals
+    game = engine.make("sokoban", levels="lmgame", max_steps=200)
+    first = game.initial_state(seed=0)
+    assert first.metrics()["level"] == 1 and "lmgame" not in BUNDLED  # not part of the default course
+    default = engine.make("sokoban").initial_state(seed=0)
+    assert default.to_json() != first.to_json()

@@ -437,3 +437,15 @@ def test_a_person_who_does_not_act_in_real_time_lets_the_piece_fall_each_tick() 
     assert all(d.data["source"] == DEFAULT and d.data["action"] == "no_op" for d in decisions)
     start = g.initial_state(seed=0)
     assert isinstance(match.state, TetrisState) and match.state.row == start.row + 10
+
+
+def test_the_harness_scoring_counts_one_a_line_and_survives_json(still: TetrisState) -> None:
+    harness = game(gravity=False, scoring="harness").initial_state(seed=0)
+    start = dataclasses.replace(harness, board=board("XXX....XXX"), piece="I", row=-1, col=3, rotation=0)
+    after = start.apply("hard_drop")
+    # The modular-harness paper: pieces dropped plus lines cleared (LMGame-Bench: 1 + 10 = 11).
+    assert (after.pieces, after.lines, after.raw_score) == (1, 1, 2) and after.metrics()["raw_score"] == 2
+    back = game(scoring="harness").state_from_json(json.loads(json.dumps(after.to_json())))
+    assert back == after and back.raw_score == 2
+    assert "+1 for every line" in game(scoring="harness").rules_text()
+    assert "+10 for every line" in game().rules_text() and still.line_points == 10

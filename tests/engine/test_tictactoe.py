@@ -172,3 +172,33 @@ def test_winning_moves_matches_brute_force(game: TicTacToe) -> None:
 def test_state_from_json_rejects_bad_data(game: TicTacToe, data: dict[str, object]) -> None:
     with pytest.raises(StateFormatError):
         game.state_from_json(data)
+
+
+def test_with_first_o_seat_0_is_o_and_moves_first() -> None:
+    game = engine.make("tictactoe", style="lvlm", first="o")
+    assert [s.name for s in game.seats] == ["O", "X"]
+    state = game.initial_state()
+    assert state.to_act == (0,) and state.status_text() == "O to move."
+    state = state.apply("(1,1)")
+    assert state.cells[4] == "O" and state.to_act == (1,)
+    for move in ("(0,0)", "(0,1)", "(2,2)", "(2,1)"):
+        state = state.apply(move)
+    # O holds (1,1), (0,1), (2,1): the middle column, so seat 0 wins.
+    assert state.winner == 0 and state.metrics()["lvlm_points"] == 10 * 3 + 50
+    assert game.state_from_json(state.to_json()) == state and state.to_json()["first"] == "o"
+    assert "O moves first" in game.rules_text() and "X moves first" in engine.make("tictactoe").rules_text()
+    with pytest.raises(StateFormatError):
+        game.state_from_json({**state.to_json(), "cells": ["X", "X", "", "", "", "", "", "", ""]})
+
+
+def test_the_minimax_bot_plays_x_second_when_o_moves_first() -> None:
+    import asyncio
+
+    from engine.players import Observation
+    from engine.roster import make_player
+
+    game = engine.make("tictactoe", first="o")
+    state = game.initial_state().apply("(0,0)").apply("(1,1)").apply("(0,1)")
+    obs = Observation(game=game, state=state, seat=1, legal_actions=tuple(state.legal_actions(1)))
+    decision = asyncio.run(make_player("minimax", game, seed=1).act(obs))
+    assert decision.action == "(0,2)"  # X blocks O's top row

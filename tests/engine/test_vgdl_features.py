@@ -113,3 +113,46 @@ def test_health_points_are_lost_and_gained(tmp_path: Path) -> None:
     assert state.avatar[14] == 1 and state.won is None
     state = state.apply("ACTION_LEFT").apply("ACTION_RIGHT")
     assert state.won is False and state.game_score == -10
+
+
+def test_a_push_after_wrapping_around_goes_the_way_the_pusher_faces(tmp_path: Path) -> None:
+    # The avatar steps off the left edge, wraps to the right edge onto a box and pushes it left (the
+    # way it faces), not right and off the map (GVGAI's bounceForward reads the pusher's facing).
+    game = make(
+        tmp_path,
+        "        avatar > OrientedAvatar rotateInPlace=False\n        box > Passive\n",
+        "        avatar EOS > wrapAround\n        box avatar > bounceForward\n",
+        "        SpriteCounter stype=box limit=0 win=True\n        Timeout limit=50 win=False\n",
+        "A...b\n",
+        "        b > floor box\n",
+    )
+    state = game.initial_state(seed=0).apply("ACTION_LEFT")
+    assert state.avatar_pos == (0, 4) and where(state, "box") == [(0, 3)]
+
+
+def test_a_sprite_off_the_map_stays_and_counts(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        rock > Missile orientation=RIGHT\n",
+        "",
+        "        SpriteCounter stype=rock limit=0 win=True\n        Timeout limit=5 win=False\n",
+        "A.r\n",
+        "        r > floor rock\n",
+    )
+    state = game.initial_state(seed=0)
+    for _ in range(3):  # a missile first moves on its second tick
+        state = state.apply("ACTION_NIL")
+    assert where(state, "rock") == [(0, 4)] and state.won is None
+
+
+def test_multi_sprite_counter_min_ends_the_game_above_its_limit_too(tmp_path: Path) -> None:
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        coin > Immovable\n",
+        "",
+        "        MultiSpriteCounter stype1=coin limit=1 min=True win=True\n"
+        "        Timeout limit=5 win=False\n",
+        "A.cc\n",
+        "        c > floor coin\n",
+    )
+    assert game.initial_state(seed=0).apply("ACTION_NIL").won is True

@@ -102,10 +102,12 @@ def test_text_outlines_are_cached_and_callers_cannot_move_them() -> None:
     )
 
 
-def test_png_uses_zlibs_fastest_level() -> None:
+def test_png_is_one_fast_zlib_stream() -> None:
     data = renderers.get("2048").png(engine.make("2048").initial_state(seed=1), 256, 256)
     idat = data.index(b"IDAT") + 4
-    # The zlib header's level bits: 0 is "fastest" (levels 0-1), 2 is the default level 6.
-    assert data[idat] == 0x78 and data[idat + 1] >> 6 == 0
+    # A zlib header (deflate, 32 KiB window, check bits) whose level bits say "fastest" (0) or
+    # "fast" (1), never zlib's default level 6 (2).
+    assert data[idat] == 0x78 and (data[idat] * 256 + data[idat + 1]) % 31 == 0
+    assert data[idat + 1] >> 6 in (0, 1)
     decoded = QImage.fromData(data, "PNG")
     assert decoded.width() == 256 and not decoded.isNull()

@@ -95,14 +95,29 @@ def strip_san(san: str) -> str:
     return _SAN_SUFFIX.sub("", san)
 
 
-def _key(board: chess.Board) -> str:
-    """What makes two positions "the same" for repetition: placement, side, castling, legal e.p."""
-    return board.fen(en_passant="legal").rsplit(" ", 2)[0]
+def _key(board: chess.Board) -> tuple[object, ...]:
+    """What makes two positions "the same" for repetition: placement, side, castling rights that can
+    still be used, and the en passant square when a capture there is legal (the FEN fields the rule
+    compares, as python-chess's own repetition check keys them, without writing a FEN each ply)."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.turn,
+        board.clean_castling_rights(),
+        board.ep_square if board.has_legal_en_passant() else None,
+    )
 
 
-def _outcome(board: chess.Board, keys: tuple[str, ...]) -> tuple[str, Seat | None] | None:
-    """``(reason, winner)`` when the game is over here, else ``None``."""
-    if not any(board.generate_legal_moves()):
+def _outcome(board: chess.Board, has_moves: bool, keys: tuple[object, ...]) -> tuple[str, Seat | None] | None:
+    """``(reason, winner)`` when the game is over here (the mover has legal moves or not), else
+    ``None``."""
+    if not has_moves:
         if board.is_check():
             return "checkmate", BLACK if board.turn == chess.WHITE else WHITE
         return "stalemate", None
@@ -126,7 +141,11 @@ class ChessState(State):
         moves: The moves played since :attr:`start`, in UCI.
         keys: Repetition keys of the positions since the last capture or pawn move, the current last.
         captured: Points of Black material White has captured (P 1, N 3, B 3, R 5, Q 9).
-        last_san: The SAN of the last move, or ``None`` at the start.
+
+    Notation is written only when asked for: the legal moves are generated once per state as
+    python-chess moves (:meth:`legal_moves`, what random play, search and perft use), their SAN
+    table (:meth:`legal`, what :meth:`legal_actions` lists) once it is first wanted, and the last
+    move's SAN (:attr:`last_san`) from the previous position when it is read.
     """
 
     game_id: ClassVar[str] = "chess"
@@ -134,9 +153,10 @@ class ChessState(State):
     board: chess.Board
     start: str = chess.STARTING_FEN
     moves: tuple[str, ...] = ()
-    keys: tuple[str, ...] = ()
+    keys: tuple[tuple[object, ...], ...] = ()
     captured: int = 0
-    last_san: str | None = None
+    _last: tuple[chess.Board, chess.Move] | str | None = dataclasses.field(default=None, repr=False)
+    _moves: tuple[chess.Move, ...] | None = dataclasses.field(default=None, repr=False)
     _legal: dict[str, chess.Move] | None = dataclasses.field(default=None, repr=False)
     _end: tuple[tuple[str, Seat | None] | None] | None = dataclasses.field(default=None, repr=False)
 
@@ -162,21 +182,43 @@ class ChessState(State):
         """The seat whose turn it is (0 White, 1 Black), over or not."""
         return WHITE if self.board.turn == chess.WHITE else BLACK
 
+    def legal_moves(self) -> tuple[chess.Move, ...]:
+        """The mover's legal moves in python-chess's order (generated once per state), ignoring the
+        end of the game. No notation is written: the cheap way to pick or count moves."""
+        moves = self._moves
+        if moves is None:
+            moves = tuple(self.board.generate_legal_moves())
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
     def legal(self) -> dict[str, chess.Move]:
-        """The mover's legal moves by SAN (computed once per state), ignoring the end of the game."""
+        """The mover's legal moves by SAN (written once per state, when first asked for), in the
+        order of :meth:`legal_moves`, ignoring the end of the game."""
         table = self._legal
         if table is None:
             board = self.board
-            table = {board.san(m): m for m in board.generate_legal_moves()}
+            table = {board.san(m): m for m in self.legal_moves()}
             object.__setattr__(self, "_legal", table)
         return table
+
+    @property
+    def last_san(self) -> str | None:
+        """The SAN of the last move, or ``None`` at the start (written from the previous position
+        the first time it is read)."""
+        last = self._last
+        if last is None or isinstance(last, str):
+            return last
+        previous, move = last
+        san = previous.san(move)
+        object.__setattr__(self, "_last", san)
+        return san
 
     @property
     def ending(self) -> tuple[str, Seat | None] | None:
         """``(reason, winner)`` once the game is over (``winner`` ``None`` for a draw), else ``None``."""
         cached = self._end
         if cached is None:
-            cached = (_outcome(self.board, self.keys),)
+            cached = (_outcome(self.board, bool(self.legal_moves()), self.keys),)
             object.__setattr__(self, "_end", cached)
         return cached[0]
 
@@ -281,7 +323,10 @@ class ChessState(State):
     def after(self, move: chess.Move) -> ChessState:
         """The state after the legal ``move`` (not checked)."""
         board = self.board
-        san = self.san(move) if self._legal is not None else board.san(move)
+        # The SAN is written now only when this position's table has it already, else when read.
+        last: tuple[chess.Board, chess.Move] | str = (
+            self.san(move) if self._legal is not None else (board, move)
+        )
         captured = self.captured
         if board.turn == chess.WHITE and board.is_capture(move):
             victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
@@ -297,7 +342,7 @@ class ChessState(State):
             moves=(*self.moves, move.uci()),
             keys=(key,) if irreversible else (*self.keys, key),
             captured=captured,
-            last_san=san,
+            _last=last,
         )
 
     # -- reading the position ---------------------------------------------------------------------
@@ -474,10 +519,10 @@ def perft(state: ChessState, depth: int) -> int:
     standard check of a move generator; draws by rule are not applied)."""
     if depth == 0:
         return 1
-    legal = state.legal()
+    legal = state.legal_moves()
     if depth == 1:
         return len(legal)
-    return sum(perft(state.after(m), depth - 1) for m in legal.values())
+    return sum(perft(state.after(m), depth - 1) for m in legal)
 
 
 _RULES = """\
@@ -546,6 +591,13 @@ class Chess(Game):
 
     def rules_text(self) -> str:
         return _RULES
+
+    def play_random(self, state: State, rng: Any) -> State:
+        """As :meth:`Game.play_random` (the same draw of ``rng`` picks the same move), choosing among
+        the python-chess moves so that no other move's notation is written."""
+        if not isinstance(state, ChessState) or not state.to_act:
+            return super().play_random(state, rng)
+        return state.after(rng.choice(state.legal_moves()))
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Read a move in SAN (``Nf3``, ``O-O``, check marks optional), UCI (``g1f3``) or a click path

@@ -5,7 +5,9 @@ A square board (4x4 by default) of power-of-two tiles. Each move (``up``, ``down
 move changes the board a new tile (2 with probability 0.9, else 4) appears in a random empty cell.
 
 The raw score is LMGame-Bench's *merged sum*: the sum of the values of all tiles created by merges
-(two 2s merging give +4). The reported figure is ``score_2048 = 10 * log2(merged_sum)``.
+(two 2s merging give +4). The reported figure is ``score_2048 = 10 * log2(merged_sum)``. The
+``scoring`` option ``harness`` plays the modular-harness paper's credit instead: a merge earns the
+value of the tiles that merged ("merging two 2's yields +2"), half of LMGame-Bench's.
 
 The game ends when no move changes the board, or when the board has not changed for
 :data:`STAGNATION_LIMIT` consecutive turns (LMGame-Bench's stuck rule). Until then all four moves are
@@ -47,6 +49,9 @@ STAGNATION_LIMIT = 10
 #: Probability that a spawned tile is a 4 rather than a 2.
 FOUR_PROBABILITY = 0.1
 DEFAULT_SIZE = 4
+#: The ``scoring`` option: LMGame-Bench credits a merge with the new tile (two 2s: +4); the
+#: modular-harness paper with the tiles that merged (two 2s: +2).
+SCORING_LMGAME, SCORING_HARNESS = "lmgame", "harness"
 
 
 # -- board mechanics (pure functions on tuples; shared with the bots) ------------------------------
@@ -164,6 +169,8 @@ class State2048(State):
         spawned: the cell of the tile spawned by the last move, or ``None``.
         seed: the seed every future tile spawn is derived from.
         step: moves played so far (including moves that changed nothing).
+        halve: whether a merge earns the merged tiles' value (the ``harness`` scoring) rather than
+            the new tile's.
     """
 
     game_id: ClassVar[str] = "2048"
@@ -175,6 +182,7 @@ class State2048(State):
     spawned: tuple[int, int] | None = None
     seed: int = 0
     step: int = 0
+    halve: bool = False
 
     @property
     def size(self) -> int:
@@ -233,10 +241,15 @@ class State2048(State):
         # Built directly rather than with ``dataclasses.replace``, which costs as much again.
         if moved == self.board:
             return type(self)(
-                self.board, self.merged_sum, self.stagnant + 1, action, None, self.seed, self.step + 1
+                self.board, self.merged_sum, self.stagnant + 1, action, None, self.seed, self.step + 1,
+                self.halve,
             )
         board, cell = spawn(moved, _rng(self.seed, self.step))
-        return type(self)(board, self.merged_sum + gain, 0, action, cell, self.seed, self.step + 1)
+        if self.halve:
+            gain //= 2
+        return type(self)(
+            board, self.merged_sum + gain, 0, action, cell, self.seed, self.step + 1, self.halve
+        )
 
     @property
     def scores(self) -> tuple[float, ...]:
@@ -325,6 +338,7 @@ class State2048(State):
             "spawned": list(self.spawned) if self.spawned is not None else None,
             "seed": self.seed,
             "step": self.step,
+            "scoring": SCORING_HARNESS if self.halve else SCORING_LMGAME,
         }
 
 
@@ -354,14 +368,14 @@ Each turn you choose one move: up, down, left or right. All tiles slide as far a
 direction. Two tiles with the same number that collide merge into one tile with their sum; a tile
 merges at most once per move. Example: a row [2, 2, 2, 2] moved left becomes [4, 4, 0, 0].
 After every move that changes the board, a new tile appears in a random empty cell: a 2 (90%) or a 4 (10%).
-Your score is the sum of the values of all tiles created by merges (merging two 2s gives +4).
+{credit}
 The game ends when no move can change the board, or when the board has not changed for {m}
 consecutive turns. A move that changes nothing wastes a turn.
 Answer with exactly one of: up, down, left, right."""
 
 
 class Game2048(Game):
-    """2048 (LMGame-Bench). Option ``size``: the board's side length (default 4)."""
+    """2048 (LMGame-Bench). Options ``size`` (the board's side length, default 4) and ``scoring``."""
 
     id: ClassVar[str] = "2048"
     title: ClassVar[str] = "2048"
@@ -371,6 +385,14 @@ class Game2048(Game):
     chance: ClassVar[bool] = True
     options_schema: ClassVar[tuple[Option, ...]] = (
         Option("size", int, DEFAULT_SIZE, "Side length of the square board", minimum=2, maximum=8),
+        Option(
+            "scoring",
+            str,
+            SCORING_LMGAME,
+            "What a merge earns: lmgame (the new tile's value: two 2s give +4, LMGame-Bench) or harness "
+            "(the merged tiles' value: two 2s give +2, the modular-harness paper)",
+            choices=(SCORING_LMGAME, SCORING_HARNESS),
+        ),
     )
     #: Every action of the game in a fixed order (the Gymnasium adapter's discrete action space).
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
@@ -388,6 +410,7 @@ class Game2048(Game):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.size: int = self.options["size"]
+        self.halve: bool = self.options["scoring"] == SCORING_HARNESS
 
     def initial_state(self, seed: int | None = None) -> State2048:
         if seed is None:
@@ -399,7 +422,7 @@ class Game2048(Game):
         rng = _rng(seed, "start")
         board, _ = spawn(board, rng)
         board, _ = spawn(board, rng)
-        return State2048(board=board, seed=seed)
+        return State2048(board=board, seed=seed, halve=self.halve)
 
     def transition(self, before: State, after: State) -> Transition:
         assert isinstance(before, State2048) and isinstance(after, State2048)
@@ -409,7 +432,14 @@ class Game2048(Game):
         )
 
     def rules_text(self) -> str:
-        return _RULES.format(n=self.size, m=STAGNATION_LIMIT)
+        credit = (
+            "Your score is the sum of the values of the tiles that merge, once per merge "
+            "(merging two 2s gives +2)."
+            if self.halve
+            else "Your score is the sum of the values of all tiles created by merges "
+            "(merging two 2s gives +4)."
+        )
+        return _RULES.format(n=self.size, m=STAGNATION_LIMIT, credit=credit)
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Find the move in free text: ``"Left"``, ``"move: UP."``, ``"I will go down"``.
@@ -452,6 +482,9 @@ class Game2048(Game):
                 ):
                     raise ValueError("spawned must be a [row, col] cell or null")
                 spawned = (spawned_raw[0], spawned_raw[1])
+            scoring = data.get("scoring", SCORING_LMGAME)
+            if scoring not in (SCORING_LMGAME, SCORING_HARNESS):
+                raise ValueError(f"scoring must be {SCORING_LMGAME} or {SCORING_HARNESS}, not {scoring!r}")
         return State2048(
             board=tuple(board),
             merged_sum=merged_sum,
@@ -460,6 +493,7 @@ class Game2048(Game):
             spawned=spawned,
             seed=seed,
             step=step,
+            halve=scoring == SCORING_HARNESS,
         )
 
 

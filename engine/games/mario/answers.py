@@ -1,10 +1,11 @@
 """Reading a Super Mario Bros action out of a model's reply (the game's answer extractor).
 
 The prompt asks for ``move: <action>``. LMGame-Bench's agents answer ``(action, frame_count)``, so
-``move: (right_a, 13)`` is read too: the action is played and the answer's record says that the frame
-count was not used (each action lasts the game's ``frames`` option). Without a ``move:`` line, the last
-action the reply names is taken, and the record says so; a ``move:`` line naming no action is a format
-error, never patched from elsewhere in the text.
+``move: (right_a, 13)`` is read too: with the game's ``durations`` option (its legal actions are then
+``"right_a 13"``) the frame count is the action's duration; without it the action is played and the
+answer's record says that the frame count was not used (each action lasts the game's ``frames``).
+Without a ``move:`` line, the last action the reply names is taken, and the record says so; a
+``move:`` line naming no action is a format error, never patched from elsewhere in the text.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ def extract_action(text: str, legal: Sequence[str]) -> Extraction:
             return Extraction(value, thought=thought)  # the game says why it is not an action
         notes = []
         count = _COUNT.search(value)
+        if legal and " " in legal[0]:  # durations: the game reads the name and the frame count
+            if count is None:
+                notes.append("no frame count on the 'move:' line: the action is held the game's set frames")
+            if len(moves) > 1:
+                notes.append(f"used the last of {len(moves)} 'move:' lines")
+            return Extraction(value, reason="; ".join(notes), thought=thought)
         if count is not None:
             notes.append(f"the frame count {count.group(1)} was not used: actions last the game's set frames")
         if value.strip().lower() != action and count is None:

@@ -54,6 +54,8 @@ _FLOAT = 0x001D  # 0 on the ground, 1 jumping, 2 falling, 3 sliding down the fla
 _PLAYER_PAGE = 0x006D
 _ENEMY_PAGE = 0x006E
 _PLAYER_X = 0x0086
+#: Page bytes from here up are negative (no level of the game is half that many pages long).
+_NEGATIVE_PAGE = 0x80
 _ENEMY_X = 0x0087
 _VIEWPORT = 0x00B5  # > 1: below the screen (falling into a pit)
 _ENEMY_Y = 0x00CF
@@ -311,7 +313,10 @@ class Machine:
         return self.read(before, ran, deaths=deaths, levels=levels, over=over, best=best, stuck=stuck)
 
     def x(self) -> int:
-        return int(self.ram[_PLAYER_PAGE]) * 256 + int(self.ram[_PLAYER_X])
+        # The page byte wraps to 0xFF when Mario steps left of a level's first page (in a bonus room, or
+        # pushed back at a pipe's exit): read it as signed, so x is negative there, not some 65,000.
+        page = int(self.ram[_PLAYER_PAGE])
+        return (page - 256 if page >= _NEGATIVE_PAGE else page) * 256 + int(self.ram[_PLAYER_X])
 
     def read(
         self,

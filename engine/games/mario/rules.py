@@ -5,8 +5,12 @@ gym-super-mario-bros ships.
 ``right_a`` ... ``up``; ``a`` jumps, ``b`` runs). Each is held for the game's ``frames`` option
 (default 1: one NES frame, so a person's tick is the console's 1/60 s); a model that should sustain
 a jump for 13 or 30 frames plays the same action on consecutive steps, or the game is set up with a
-larger ``frames`` (the tick grows with it). When Mario cannot be moved after an action (his death,
-a level change, a pipe), the emulator runs on to the first frame he can (``skip_animations``).
+larger ``frames`` (the tick grows with it). With the ``durations`` option an action names how long it
+is held, as LMGame-Bench's agents answer ``(right_a, 13)``: the actions are then ``"right_a 13"``
+(a name, a space and 1 to ``max_frames`` frames), so the player chooses the duration of every
+action; a bare name is still accepted and held ``frames`` frames. When Mario cannot be moved after
+an action (his death, a level change, a pipe), the emulator runs on to the first frame he can
+(``skip_animations``).
 
 **Score.** The raw score is LMGame-Bench's: the horizontal distance Mario gains, in game units
 (pixels; 16 make a block), summed over every level played, until three lives are lost or the game
@@ -17,7 +21,10 @@ were ahead of him and are left behind.
 
 **The end.** A run ends when three lives are lost, when the game itself ends, or, as in LMGame-Bench's
 reference implementation (100 steps without progress), when Mario has not passed his furthest point
-since his last start for ``stuck_seconds`` of play (default 5; 0 turns the rule off).
+since his last start for ``stuck_seconds`` of play (default 5; 0 turns the rule off). The paper's stop
+rule is only the first two ("until all three lives are lost or the final level is completed"), and the
+reference switched its stuck rule off for Super Mario Bros: ``stuck_seconds=0`` plays that rule (the
+game's own timer still costs Mario a life when he stands still).
 
 **States.** The emulator is not an immutable value, so a state keeps only its seed and options, the
 action that led to it with its parent (the whole history), and the numbers read from memory after it
@@ -63,7 +70,10 @@ from engine.games._common import reading_state
 from engine.games.mario.emulator import LIVES, POOL, Facts, Lineage, Machine, Pool, controller_bits, rgb
 from engine.options import Option
 
-__all__ = ["ACTIONS", "BUTTONS_OF", "DEFAULT_FRAMES", "Mario", "MarioState", "decode_runs", "encode_runs"]
+__all__ = [
+    "ACTIONS", "BUTTONS_OF", "DEFAULT_FRAMES", "DEFAULT_MAX_FRAMES", "Mario", "MarioState", "decode_runs",
+    "encode_runs", "read_action", "read_frames", "split_action",
+]
 
 #: LMGame-Bench's action names, in its order; each is the set of NES buttons it holds.
 BUTTONS_OF: Mapping[Action, tuple[str, ...]] = {
@@ -84,33 +94,47 @@ BUTTONS_OF: Mapping[Action, tuple[str, ...]] = {
 ACTIONS: tuple[Action, ...] = tuple(BUTTONS_OF)
 _BITS = {action: controller_bits(buttons) for action, buttons in BUTTONS_OF.items()}
 DEFAULT_FRAMES = 1
+#: The longest hold an action may name with the ``durations`` option: LMGame-Bench's prompts ask for a
+#: ``frame_count`` from 1 to 30.
+DEFAULT_MAX_FRAMES = 30
 #: LMGame-Bench's reference implementation ends an episode after 100 steps without progress; at the
 #: few frames its agents hold an action, that is some seconds of play.
 DEFAULT_STUCK_SECONDS = 5
 NES_FPS = 60
 _KEYS = itertools.count(1)
-_RUN = re.compile(r"^([a-z_]+)(?:\*(\d+))?$")
+_RUN = re.compile(r"^([a-z_]+)(?:@(\d+))?(?:\*(\d+))?$")
+_HELD = re.compile(r"^([a-z_]+) (\d{1,3})$")
+
+
+def split_action(action: Action) -> tuple[Action, int | None]:
+    """``"right_a 13"`` -> ``("right_a", 13)``; ``"right_a"`` -> ``("right_a", None)``."""
+    found = _HELD.match(action)
+    if found is None:
+        return action, None
+    return found.group(1), int(found.group(2))
 
 
 def encode_runs(runs: tuple[tuple[Action, int], ...]) -> str:
-    """``(("right", 40), ("right_a", 13), ("noop", 1))`` -> ``"right*40 right_a*13 noop"``."""
-    return " ".join(a if n == 1 else f"{a}*{n}" for a, n in runs)
+    """``(("right", 40), ("right_a 13", 2), ("noop", 1))`` -> ``"right*40 right_a@13*2 noop"``."""
+    return " ".join((a.replace(" ", "@")) if n == 1 else f"{a.replace(' ', '@')}*{n}" for a, n in runs)
 
 
 def decode_runs(text: str) -> list[Action]:
-    """The actions of a run-length encoded history.
+    """The actions of a run-length encoded history (``action``, ``action@frames``, either ``*count``).
 
     Raises:
-        ValueError: a run is not ``action`` or ``action*count`` with a Super Mario Bros action.
+        ValueError: a run is not ``action[@frames][*count]`` with a Super Mario Bros action.
     """
     actions: list[Action] = []
     for i, part in enumerate(text.split()):
         found = _RUN.match(part)
-        if found is None or found.group(1) not in BUTTONS_OF or found.group(2) in ("0",):
+        if found is None or found.group(1) not in BUTTONS_OF or "0" in (found.group(2), found.group(3)):
             raise ValueError(
-                f"run {i + 1} ({part!r}) is not 'action' or 'action*count' ({', '.join(ACTIONS)})"
+                f"run {i + 1} ({part!r}) is not 'action', 'action@frames' or either with '*count' "
+                f"({', '.join(ACTIONS)})"
             )
-        actions.extend([found.group(1)] * int(found.group(2) or 1))
+        action = found.group(1) if found.group(2) is None else f"{found.group(1)} {int(found.group(2))}"
+        actions.extend([action] * int(found.group(3) or 1))
     return actions
 
 
@@ -126,6 +150,8 @@ class MarioState(State):
             run ends (0: never).
         action: The action that led here (``None`` at the start).
         step: Actions played since the start of 1-1.
+        max_frames: With the ``durations`` option, the longest hold an action may name (its actions
+            are ``"right_a 13"``); 0 without it.
 
     Two states are equal when these and the whole history of actions are.
     """
@@ -145,6 +171,7 @@ class MarioState(State):
     #: [facts or None, run-length history or None]: filled when first needed.
     cache: list[Any] = dataclasses.field(repr=False)
     step: int = 0
+    max_frames: int = 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MarioState):
@@ -155,7 +182,7 @@ class MarioState(State):
         return hash(self._identity())
 
     def _identity(self) -> tuple[Any, ...]:
-        return (self.seed, self.frames, self.skip, self.stuck_frames, self.step, _runs(self))
+        return (self.seed, self.frames, self.skip, self.stuck_frames, self.max_frames, self.step, _runs(self))
 
     @property
     def parent(self) -> MarioState | None:
@@ -163,7 +190,7 @@ class MarioState(State):
         if self.up is None and self.step > 0:
             actions = [a for a, n in _runs(self) for _ in range(n)]
             node = _start(self.seed, self.frames, self.skip, self.stuck_frames, self.lineage.pool,
-                          self.lineage)
+                          self.lineage, self.max_frames)
             for action in actions[:-1]:
                 node = node.child(action)
             object.__setattr__(self, "up", node)
@@ -172,7 +199,20 @@ class MarioState(State):
     def child(self, action: Action) -> MarioState:
         """The state after ``action``, not yet played (no legality check)."""
         return MarioState(self.seed, self.frames, self.skip, self.stuck_frames, action, self, self.lineage,
-                          next(_KEYS), [None, None], self.step + 1)
+                          next(_KEYS), [None, None], self.step + 1, self.max_frames)
+
+    def held(self, name: Action, frames: int | None = None) -> Action:
+        """The action that holds button set ``name`` in this state's action style: ``name`` itself,
+        or, with the ``durations`` option, ``"name n"`` for ``frames`` (default: the game's
+        ``frames``) clamped to ``1..max_frames``."""
+        if not self.max_frames:
+            return name
+        n = self.frames if frames is None else frames
+        return f"{name} {min(max(1, n), self.max_frames)}"
+
+    def frames_of(self, action: Action) -> int:
+        """How many frames ``action`` holds its buttons in this state."""
+        return split_action(action)[1] or self.frames
 
     # -- the emulator behind the state ---------------------------------------------------------
 
@@ -206,6 +246,8 @@ class MarioState(State):
     def legal_actions(self, seat: Seat | None = None) -> list[Action]:
         if seat not in (None, 0) or self.is_over:
             return []
+        if self.max_frames:
+            return [f"{a} {n}" for a in ACTIONS for n in range(1, self.max_frames + 1)]
         return list(ACTIONS)
 
     def apply(self, action: Action | Mapping[Seat, Action]) -> MarioState:
@@ -213,10 +255,18 @@ class MarioState(State):
             if set(action) != {0}:
                 raise IllegalActionError("Super Mario Bros has one seat (0)")
             action = action[0]
-        if action not in BUTTONS_OF:
+        name, frames = split_action(action) if isinstance(action, str) else (action, None)
+        if name not in BUTTONS_OF:
             raise InvalidActionError(
                 f"{action!r} is not a Super Mario Bros action; actions are {', '.join(ACTIONS)}"
             )
+        if frames is not None and not self.max_frames:
+            raise InvalidActionError(
+                f"{action!r} names a duration, but this game holds every action {self.frames} frame"
+                f"{'s' if self.frames != 1 else ''} (the durations option lets an action name its own)"
+            )
+        if frames is not None and not 1 <= frames <= self.max_frames:
+            raise InvalidActionError(f"{action!r}: an action is held 1 to {self.max_frames} frames")
         if self.is_over:
             raise IllegalActionError(f"the run is over; {action!r} cannot be played")
         return self.child(action)
@@ -252,8 +302,9 @@ class MarioState(State):
             "Ahead (in blocks of 16 pixels): " + (describe(f.ahead) or "nothing on screen"),
         ]
         if self.action is not None:
-            plural = "s" if self.frames != 1 else ""
-            lines.append(f"Last action: {self.action} (held {self.frames} frame{plural})")
+            held = self.frames_of(self.action)
+            plural = "s" if held != 1 else ""
+            lines.append(f"Last action: {split_action(self.action)[0]} (held {held} frame{plural})")
         if f.over:
             lines.append(f"The run is over: {self.ending()}.")
         return "\n".join(lines)
@@ -296,6 +347,7 @@ class MarioState(State):
             "frames": self.frames,
             "skip_animations": self.skip,
             "stuck_frames": self.stuck_frames,
+            "max_frames": self.max_frames,
             "step": self.step,
             "actions": encode_runs(_runs(self)),
             "facts": self.facts.to_json(),
@@ -355,7 +407,8 @@ def _play(machine: Machine, state: MarioState) -> Facts:
     assert state.parent is not None and state.action is not None
     before = state.parent.cache[0]
     assert before is not None
-    facts = machine.play(_BITS[state.action], state.frames, before, state.skip, state.stuck_frames)
+    name, frames = split_action(state.action)
+    facts = machine.play(_BITS[name], frames or state.frames, before, state.skip, state.stuck_frames)
     recorded = state.cache[0]
     if recorded is not None and recorded != facts:
         raise StateFormatError(
@@ -389,10 +442,11 @@ def _evaluate(state: MarioState) -> Facts:
 
 
 def _start(
-    seed: int, frames: int, skip: bool, stuck_frames: int, pool: Pool, lineage: Lineage | None = None
+    seed: int, frames: int, skip: bool, stuck_frames: int, pool: Pool, lineage: Lineage | None = None,
+    max_frames: int = 0,
 ) -> MarioState:
     return MarioState(seed, frames, skip, stuck_frames, None, None, lineage or Lineage(pool), next(_KEYS),
-                      [None, ()])
+                      [None, ()], 0, max_frames)
 
 
 _RULES = """\
@@ -400,7 +454,7 @@ You play Super Mario Bros (NES), starting in World 1-1. Mario runs from left to 
 to the flagpole at its end; every level after that is another stretch to run.
 Enemies (goombas, koopas) kill small Mario on contact from the side; jump on them from above to defeat
 them. Falling into a gap costs a life; pipes and walls block the way until you jump over them.
-Each action holds a set of NES buttons for {frames} frame{s} (60 frames are one second):
+{hold} (60 frames are one second):
 noop (nothing), right, left, down, up, a (jump), b (run), and the combinations right_a, right_b,
 right_a_b, left_a, left_b, left_a_b. Holding a for more consecutive frames jumps higher (about 30 frames
 clear the tallest pipes); to jump again, a must be released (play an action without a) while on the ground.
@@ -409,8 +463,9 @@ The run also ends when Mario makes no progress for {stuck} seconds."""
 
 
 class Mario(Game):
-    """Super Mario Bros (LMGame-Bench). Options: ``frames`` (each action's length in frames) and
-    ``skip_animations``."""
+    """Super Mario Bros (LMGame-Bench). Options: ``frames`` (each action's length in frames),
+    ``durations`` (each action names its own length, up to ``max_frames``), ``skip_animations`` and
+    ``stuck_seconds``."""
 
     id: ClassVar[str] = "mario"
     title: ClassVar[str] = "Super Mario Bros"
@@ -425,8 +480,14 @@ class Mario(Game):
         Option("skip_animations", bool, True,
                "After an action, run through deaths and level changes until Mario can move again"),
         Option("stuck_seconds", int, DEFAULT_STUCK_SECONDS,
-               "Seconds of play without passing Mario's furthest point that end the run (0: never)",
-               minimum=0, maximum=600),
+               "Seconds of play without passing Mario's furthest point that end the run (0: never; "
+               "LMGame-Bench's stop rule)", minimum=0, maximum=600),
+        Option("durations", bool, False,
+               "Each action names how many frames it is held, as LMGame-Bench's (right_a, 13): "
+               "actions are 'right_a 13'"),
+        Option("max_frames", int, DEFAULT_MAX_FRAMES,
+               "With durations: the most frames an action may name (LMGame-Bench: 30)",
+               minimum=1, maximum=600),
     )
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: One NES frame per tick at the default ``frames``; an instance ticks ``frames / 60`` seconds.
@@ -463,6 +524,11 @@ class Mario(Game):
         self.skip: bool = self.options["skip_animations"]
         self.stuck_frames: int = self.options["stuck_seconds"] * NES_FPS
         self.tick_s = self.frames / NES_FPS  # type: ignore[misc]
+        self.max_frames: int = self.options["max_frames"] if self.options["durations"] else 0
+        if self.max_frames:
+            # Keys and the idle tick play the same buttons, held the game's ``frames``.
+            self.keymap = {k: f"{a} {self.frames}" for k, a in type(self).keymap.items()}  # type: ignore[misc]
+            self.default_action = f"noop {self.frames}"  # type: ignore[misc]
         self.pool = POOL
 
     def initial_state(self, seed: int | None = None) -> MarioState:
@@ -470,22 +536,29 @@ class Mario(Game):
             seed = random.SystemRandom().randrange(2**31)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"a Super Mario Bros seed is an integer, not {seed!r}")
-        return _start(seed, self.frames, self.skip, self.stuck_frames, self.pool)
+        return _start(seed, self.frames, self.skip, self.stuck_frames, self.pool, max_frames=self.max_frames)
 
     def transition(self, before: State, after: State) -> Transition:
         assert isinstance(before, MarioState) and isinstance(after, MarioState)
         return Transition(rewards=(after.scores[0] - before.scores[0],), changed=True)
 
     def rules_text(self) -> str:
-        text = _RULES.format(frames=self.frames, s="s" if self.frames != 1 else "",
-                             stuck=self.stuck_frames // NES_FPS)
+        if self.max_frames:
+            hold = (f"Each action holds a set of NES buttons for the number of frames you choose, 1 to "
+                    f"{self.max_frames}, written after it (right_a 13 holds right and A for 13 frames)")
+        else:
+            plural = "s" if self.frames != 1 else ""
+            hold = f"Each action holds a set of NES buttons for {self.frames} frame{plural}"
+        text = _RULES.format(hold=hold, stuck=self.stuck_frames // NES_FPS)
         return text if self.stuck_frames else text.rsplit("\n", 1)[0]
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
-        """Read an action from free text: ``"right_a"``, ``"Right + A"``, ``"(right_a, 13)"``.
+        """Read an action from free text: ``"right_a"``, ``"Right + A"``, ``"(right_a, 13)"``; with the
+        ``durations`` option the frame count is read too (``"right_a 13"``), and a bare name is held the
+        game's ``frames``.
 
         Raises:
-            InvalidActionError: no action is named.
+            InvalidActionError: no action is named, or a frame count out of range.
             IllegalActionError: the run is over.
         """
         action = read_action(text)
@@ -493,6 +566,14 @@ class Mario(Game):
             raise InvalidActionError(f"{text!r} names no action; actions are {', '.join(ACTIONS)}")
         if state.is_over:
             raise IllegalActionError(f"the run is over; {action!r} cannot be played")
+        if self.max_frames:
+            count = read_frames(text)
+            if count is not None and not 1 <= count <= self.max_frames:
+                raise InvalidActionError(
+                    f"{text!r}: {count} frames is out of range; "
+                    f"an action is held 1 to {self.max_frames} frames"
+                )
+            return f"{action} {count if count is not None else self.frames}"
         return action
 
     def state_from_json(self, data: JsonDict) -> MarioState:
@@ -509,19 +590,24 @@ class Mario(Game):
             stuck = data.get("stuck_frames", self.stuck_frames)
             if not isinstance(stuck, int) or isinstance(stuck, bool) or stuck < 0:
                 raise ValueError("stuck_frames must be a non-negative integer")
+            most = data.get("max_frames", 0)
+            if not isinstance(most, int) or isinstance(most, bool) or most < 0:
+                raise ValueError("max_frames must be a non-negative integer")
             if not isinstance(data["actions"], str):
                 raise ValueError("actions must be a string of runs such as 'right*40 right_a*13'")
             actions = decode_runs(data["actions"])
             if len(actions) != step:
                 raise ValueError(f"step is {step} but the actions hold {len(actions)}")
             facts = Facts.from_json(data["facts"]) if data.get("facts") is not None else None
-        state = _start(seed, frames, skip, stuck, self.pool)
+            if any(split_action(a)[1] is not None for a in actions) and not most:
+                raise ValueError("the actions name frame counts but max_frames is 0")
+        state = _start(seed, frames, skip, stuck, self.pool, max_frames=most)
         if not actions:
             return state
         # The history is rebuilt only when the emulator needs it (MarioState.parent).
         runs = _encode(actions)
         return MarioState(seed, frames, skip, stuck, actions[-1], None, state.lineage, next(_KEYS),
-                          [facts, runs], step)
+                          [facts, runs], step, most)
 
 
 def _encode(actions: list[Action]) -> tuple[tuple[Action, int], ...]:
@@ -549,6 +635,16 @@ def read_action(text: str) -> Action | None:
     found = _NAMED.search(cleaned)
     if found is not None:
         return found.group(1)
-    bare = re.sub(r"[\s,]+\d{1,3}\W*$", "", cleaned)  # "(a, 13)": LMGame-Bench's frame count
+    bare = re.sub(r"[\s,]+\d{1,3}(?:\s*frames?)?\W*$", "", cleaned)  # "(a, 13)": LMGame-Bench's frame count
     bare = bare.strip(" .!()[]'\"`*,")
     return bare if bare in ("a", "b") else None
+
+
+_FRAMES = re.compile(r"[\s,(]\s*(\d{1,4})\s*(?:frames?)?\s*\)?[\s.!'\"`*]*$", re.IGNORECASE)
+
+
+def read_frames(text: str) -> int | None:
+    """The frame count at the end of an action: ``"(right_a, 13)"``, ``"right_a 13"``,
+    ``"right_a 13 frames"`` -> 13; ``None`` when the text ends with no number."""
+    found = _FRAMES.search(text.strip())
+    return int(found.group(1)) if found is not None else None

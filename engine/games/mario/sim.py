@@ -9,7 +9,7 @@ import random
 
 from engine.core import Action
 from engine.games.mario.bots import RunnerBot, danger_ahead
-from engine.games.mario.rules import MarioState, describe
+from engine.games.mario.rules import MarioState, describe, split_action
 from engine.llm.simstyle import Analysis, SimBehaviour, SimContext, slip_kind
 
 __all__ = ["MarioSim"]
@@ -29,8 +29,11 @@ class MarioSim(SimBehaviour):
 
     def slip(self, ctx: SimContext, analysis: Analysis, rng: random.Random) -> tuple[Action, str]:
         """A late jump (``right`` where the runner jumps) or a jump cut short (A let go mid-air)."""
-        if analysis.best in ("right_a", "right_a_b"):
-            return "right", "wasted"
+        name, frames = split_action(analysis.best)
+        if name in ("right_a", "right_a_b"):
+            state = ctx.state
+            right = state.held("right", frames) if isinstance(state, MarioState) else "right"
+            return right, "wasted"
         return analysis.best, ""
 
     def slip_words(self, ctx: SimContext, action: Action, slip: str) -> str:

@@ -50,6 +50,7 @@ from engine.options import Option
 __all__ = [
     "ACTIONS",
     "BUNDLED",
+    "NAMED_SETS",
     "GENERATED",
     "STUCK_LIMIT",
     "Course",
@@ -66,6 +67,10 @@ DEFAULT_MAX_STEPS = 200
 #: PlayTrace's own level sets, easiest first (files in ``assets/sokoban``); the default course
 #: plays them one after the other.
 BUNDLED: tuple[str, ...] = ("starter", "intermediate", "advanced")
+#: Bundled sets that are chosen by name only (not part of the default course): ``lmgame``, six
+#: original 10 x 10 rooms with three boxes each, shaped like the level file LMGame-Bench's reference
+#: code plays (its LMGame-Bench protocol setting, with ``max_steps=200``).
+NAMED_SETS: tuple[str, ...] = ("lmgame",)
 #: The ``levels`` value that plays generated rooms.
 GENERATED = "generated"
 _ENDS = {
@@ -78,7 +83,7 @@ _ENDS = {
 
 @functools.cache
 def bundled_levels(name: str) -> tuple[Level, ...]:
-    """The levels of one of PlayTrace's bundled sets (see :data:`BUNDLED`)."""
+    """The levels of one of PlayTrace's bundled sets (see :data:`BUNDLED` and :data:`NAMED_SETS`)."""
     return read_levels(assets.path("sokoban", f"{name}.xsb"))
 
 
@@ -136,13 +141,13 @@ def course_of(levels: str, width: int, height: int, boxes: int) -> Course:
         return Course("PlayTrace levels", tuple(lv for name in BUNDLED for lv in bundled_levels(name)))
     if spec == GENERATED:
         return Course("generated rooms", (), (width, height, boxes))
-    if spec in BUNDLED:
+    if spec in BUNDLED or spec in NAMED_SETS:
         return Course(spec, bundled_levels(spec))
     if "\n" in levels or spec.startswith("#"):
         return Course("the given levels", parse_levels(levels, "the level text"))
     path = Path(spec).expanduser()
     if not path.is_file():
-        names = ", ".join((*BUNDLED, GENERATED))
+        names = ", ".join((*BUNDLED, *NAMED_SETS, GENERATED))
         raise LevelFormatError(
             f"no level file {spec!r} (the levels option takes a file, level text, or one of {names})"
         )
@@ -479,7 +484,9 @@ class Sokoban(Game):
             str,
             "",
             "Levels to play: empty for PlayTrace's sets in order, one of "
-            f"{', '.join(BUNDLED)}, '{GENERATED}', a level file (.xsb/.sok/.txt) or level text",
+            f"{', '.join(BUNDLED)}, {', '.join(NAMED_SETS)} (LMGame-Bench's protocol), '{GENERATED}', "
+            "a level file "
+            "(.xsb/.sok/.txt) or level text",
         ),
         Option("level", int, 1, "The level to start at (1 is the first)", minimum=1, maximum=100_000),
         Option("width", int, DEFAULT_SIZE, "Width of generated rooms, walls included", minimum=5, maximum=30),

@@ -13,7 +13,9 @@ never push the piece down.
 
 Every action is legal while the game runs: one that cannot be carried out (a move into a wall, a
 second hold) changes nothing but lets gravity act, as in the benchmark; :meth:`TetrisState.annotate`
-says so. The raw score is LMGame-Bench's: +1 for every piece placed and +10 for every line cleared.
+says so. The raw score is LMGame-Bench's: +1 for every piece placed and +10 for every line cleared;
+the ``scoring`` option ``harness`` counts +1 a line instead, the modular-harness paper's metric
+("total pieces dropped plus total lines cleared").
 The game ends when a new piece has no room to enter (game over), when nothing has changed for
 :data:`STUCK_LIMIT` actions in a row (the benchmark's stuck rule), or after ``max_steps`` actions.
 
@@ -81,6 +83,8 @@ STUCK_LIMIT = 30
 #: Points for a placed piece and for a cleared line (LMGame-Bench's raw score).
 PIECE_POINTS = 1
 LINE_POINTS = 10
+#: The ``scoring`` option: what a cleared line is worth under each paper's metric.
+SCORINGS: Mapping[str, int] = {"lmgame": LINE_POINTS, "harness": 1}
 #: How gravity acts: after every action, only after a tick without a key, or never.
 FALL_EVERY, FALL_IDLE, FALL_NONE = "every", "idle", "none"
 _FALLS = (FALL_EVERY, FALL_IDLE, FALL_NONE)
@@ -176,6 +180,8 @@ class TetrisState(State):
         draws: Pieces drawn from the bags so far.
         fall: How gravity acts: ``"every"`` action, only on ``no_op`` (``"idle"``), or ``"none"``.
         max_steps: Actions after which the episode ends.
+        line_points: What a cleared line adds to the raw score (10: LMGame-Bench; 1: the
+            modular-harness paper).
     """
 
     game_id: ClassVar[str] = "tetris"
@@ -205,6 +211,7 @@ class TetrisState(State):
     draws: int = 0
     fall: str = FALL_EVERY
     max_steps: int = 2000
+    line_points: int = LINE_POINTS
 
     # -- the contract ---------------------------------------------------------------------------
 
@@ -225,8 +232,8 @@ class TetrisState(State):
 
     @property
     def raw_score(self) -> int:
-        """LMGame-Bench's raw score: pieces placed + 10 x lines cleared."""
-        return PIECE_POINTS * self.pieces + LINE_POINTS * self.lines
+        """The raw score: pieces placed + ``line_points`` (LMGame-Bench: 10) x lines cleared."""
+        return PIECE_POINTS * self.pieces + self.line_points * self.lines
 
     def metrics(self) -> dict[str, float]:
         return {"raw_score": self.raw_score, "lines": self.lines, "pieces": self.pieces}
@@ -367,6 +374,7 @@ class TetrisState(State):
             draws=draws,
             fall=self.fall,
             max_steps=self.max_steps,
+            line_points=self.line_points,
         )
 
     # -- geometry for views and bots ------------------------------------------------------------
@@ -536,6 +544,7 @@ class TetrisState(State):
             "draws": self.draws,
             "fall": self.fall,
             "max_steps": self.max_steps,
+            "line_points": self.line_points,
         }
 
 
@@ -544,7 +553,7 @@ _TO_LETTERS = bytes.maketrans(bytes(range(8)), b"." + KINDS.encode("ascii"))
 _FROM_LETTERS = bytes.maketrans(b"." + KINDS.encode("ascii"), bytes(range(8)))
 
 class Tetris(Game):
-    """Tetris (LMGame-Bench). Options: ``gravity``, ``realtime``, ``preview``, ``max_steps``."""
+    """Tetris (LMGame-Bench). Options: ``gravity``, ``realtime``, ``preview``, ``max_steps``, ``scoring``."""
 
     id: ClassVar[str] = "tetris"
     title: ClassVar[str] = "Tetris"
@@ -579,6 +588,14 @@ class Tetris(Game):
             "Actions after which the episode ends (LMGame-Bench: 2000)",
             minimum=10,
             maximum=1_000_000,
+        ),
+        Option(
+            "scoring",
+            str,
+            "lmgame",
+            "The raw score: lmgame (pieces + 10 x lines, LMGame-Bench) or harness (pieces + lines, the "
+            "modular-harness paper)",
+            choices=tuple(SCORINGS),
         ),
     )
     #: LMGame-Bench's action vocabulary, in its order (the Gymnasium adapter's discrete action space).
@@ -647,6 +664,7 @@ class Tetris(Game):
             draws=draws,
             fall=self.fall,
             max_steps=self.options["max_steps"],
+            line_points=SCORINGS[self.options["scoring"]],
         )
 
     def transition(self, before: State, after: State) -> Transition:
@@ -655,7 +673,8 @@ class Tetris(Game):
 
     def rules_text(self) -> str:
         steps = self.options["max_steps"]
-        return RULES.format(gravity=GRAVITY_WORDS[self.fall], stuck=STUCK_LIMIT, steps=steps)
+        return RULES.format(gravity=GRAVITY_WORDS[self.fall], stuck=STUCK_LIMIT, steps=steps,
+                            line=SCORINGS[self.options["scoring"]])
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Find the action in free text: ``"hard_drop"``, ``"Move Left."``, ``"rotate clockwise"``.
@@ -703,6 +722,7 @@ class Tetris(Game):
                 raise ValueError(f"fall must be one of {', '.join(_FALLS)}")
             cleared = _int(data["cleared"], "cleared", 0, 4)
             max_steps = _int(data["max_steps"], "max_steps", 1, None)
+            line_points = _int(data.get("line_points", LINE_POINTS), "line_points", 0, None)
             if not flags["topped"] and not fits(board, piece, rotation, row, col):
                 raise ValueError("the falling piece overlaps the settled blocks or leaves the board")
         return TetrisState(
@@ -719,6 +739,7 @@ class Tetris(Game):
             seed=seed,
             fall=fall,
             max_steps=max_steps,
+            line_points=line_points,
             **counts,
             **flags,
         )

@@ -50,7 +50,7 @@ shuffled sets of seven, each set holding every piece once. Each turn you choose 
 - no_op: do nothing.
 {gravity}
 A row that is completely filled disappears and the rows above move down.
-Score: +1 for every piece placed and +10 for every line cleared. The game ends when a new piece has no
+Score: +1 for every piece placed and +{line} for every line cleared. The game ends when a new piece has no
 room to enter at the top, after {stuck} actions in a row that change nothing, or after {steps} actions.
 Answer with exactly one of: no_op, left, right, rotate_left, rotate_right, soft_drop, hard_drop, hold."""
 

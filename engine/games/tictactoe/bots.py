@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from engine.bots.base import SearchBot
 from engine.core import Action
-from engine.games.tictactoe.rules import ACTIONS, MARKS, TicTacToeState, line_winner, winning_moves
+from engine.games.tictactoe.rules import ACTIONS, TicTacToeState, line_winner, winning_moves
 from engine.players import Observation
 
 WIN = 10
@@ -25,25 +25,28 @@ def _towards_zero(value: int) -> int:
 
 
 @functools.cache
-def position_value(cells: tuple[str, ...]) -> int:
-    """The value of a position for the player to move, under perfect play by both sides."""
+def position_value(cells: tuple[str, ...], first: str = "X") -> int:
+    """The value of a position for the player to move, under perfect play by both sides (``first``:
+    the mark that moved first)."""
     if line_winner(cells) is not None:
         # The previous mover completed a line: the player to move has lost, zero plies from now.
         return -WIN
     if all(cells):
         return 0
-    return max(action_values(cells).values())
+    return max(action_values(cells, first).values())
 
 
-def action_values(cells: tuple[str, ...]) -> dict[Action, int]:
-    """The value of every empty cell for the player to move (``10 - plies`` for a win)."""
-    mark = MARKS[0] if cells.count("X") == cells.count("O") else MARKS[1]
+def action_values(cells: tuple[str, ...], first: str = "X") -> dict[Action, int]:
+    """The value of every empty cell for the player to move (``10 - plies`` for a win); ``first`` is
+    the mark that moved first (``"O"`` with the ``first=o`` option)."""
+    second = "O" if first == "X" else "X"
+    mark = first if cells.count(first) == cells.count(second) else second
     values: dict[Action, int] = {}
     for i in range(9):
         if cells[i]:
             continue
         child = cells[:i] + (mark,) + cells[i + 1 :]
-        values[ACTIONS[i]] = -_towards_zero(position_value(child))
+        values[ACTIONS[i]] = -_towards_zero(position_value(child, first))
     return values
 
 
@@ -56,15 +59,15 @@ class MinimaxBot(SearchBot):
     def evaluate(self, observation: Observation) -> dict[Action, float]:
         state = observation.state
         assert isinstance(state, TicTacToeState)
-        values = action_values(state.cells)
+        values = action_values(state.cells, state.marks[0])
         return {a: float(values[a]) for a in observation.legal_actions}
 
     def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
         state = observation.state
         assert isinstance(state, TicTacToeState)
         value = int(values[action])
-        me = MARKS[state.mover]
-        them = MARKS[1 - state.mover]
+        me = state.marks[state.mover]
+        them = state.marks[1 - state.mover]
         if value == WIN - 1:
             return f"{action} completes three {me} in a row and wins now"
         if value > 0:

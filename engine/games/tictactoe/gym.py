@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from engine.core import Game, Seat, State
-from engine.games.tictactoe.rules import MARKS, TicTacToeState
+from engine.games.tictactoe.rules import TicTacToeState
 
 #: The planes of every board seen by each seat, built once: a game has 5,478 positions.
 _CACHE: dict[tuple[tuple[str, ...], Seat], np.ndarray] = {}
@@ -23,10 +23,10 @@ class BoardObservation:
 
     def encode(self, view: State, seat: Seat) -> np.ndarray:
         assert isinstance(view, TicTacToeState)
-        key = (view.cells, seat)
+        key = (view.cells, view.marks[seat])
         planes = _CACHE.get(key)
         if planes is None:
-            mine, theirs = MARKS[seat], MARKS[1 - seat]
+            mine, theirs = view.marks[seat], view.marks[1 - seat]
             planes = np.array(
                 [[[cell == mine, cell == theirs] for cell in view.cells[r * 3:r * 3 + 3]] for r in range(3)],
                 dtype=np.int8,

@@ -7,7 +7,7 @@ the opponent would win with if it were its turn.
 from __future__ import annotations
 
 from engine.core import Seat, State
-from engine.games.tictactoe.rules import MARKS, TicTacToeState, winning_moves
+from engine.games.tictactoe.rules import TicTacToeState, winning_moves
 from engine.questions import Question
 
 __all__ = ["QUESTIONS"]
@@ -21,12 +21,14 @@ def _cells(state: State) -> TicTacToeState:
 
 def mine(state: State, seat: Seat) -> list[str]:
     """The empty cells that complete three in a row for ``seat``."""
-    return winning_moves(_cells(state), MARKS[seat])
+    board = _cells(state)
+    return winning_moves(board, board.marks[seat])
 
 
 def theirs(state: State, seat: Seat) -> list[str]:
     """The empty cells that would complete three in a row for ``seat``'s opponent."""
-    return winning_moves(_cells(state), MARKS[1 - seat])
+    board = _cells(state)
+    return winning_moves(board, board.marks[1 - seat])
 
 
 QUESTIONS = (

@@ -1,7 +1,9 @@
 """Tic-tac-toe, as GameBot plays it.
 
 X (seat 0) moves first, O (seat 1) second. Actions are zero-based cells written ``"(r,c)"``.
-Three in a row, column or diagonal wins; a full board without a line is a draw.
+Three in a row, column or diagonal wins; a full board without a line is a draw. The ``first`` option
+``o`` plays LVLM-Playground's end-to-end game, where the model is O and O moves first: seat 0 is then
+O and moves first, seat 1 is X.
 
 Besides the rules this module holds the ground-truth oracle for GameBot's intermediate questions
 ("all my winning moves", "all the opponent's winning moves"): :func:`winning_moves`.
@@ -13,7 +15,7 @@ import dataclasses
 import functools
 import re
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.core import (
     Action,
@@ -101,12 +103,15 @@ class TicTacToeState(State):
     Attributes:
         cells: nine entries ``"X"``, ``"O"`` or ``""``, row-major (index = 3 * row + col).
         last_action: the move that led here, or ``None`` at the start.
+        marks: the marks of seat 0 (who moves first) and seat 1: ``("X", "O")``, or ``("O", "X")``
+            with the ``first=o`` option.
     """
 
     game_id: ClassVar[str] = "tictactoe"
 
     cells: tuple[str, ...] = ("",) * 9
     last_action: Action | None = None
+    marks: tuple[str, str] = MARKS
 
     @property
     def step(self) -> int:
@@ -115,7 +120,7 @@ class TicTacToeState(State):
     @property
     def mover(self) -> Seat:
         """The seat whose turn it is by count of marks (meaningful while the game is on)."""
-        return 0 if self.cells.count("X") == self.cells.count("O") else 1
+        return 0 if self.cells.count(self.marks[0]) == self.cells.count(self.marks[1]) else 1
 
     @property
     def to_act(self) -> tuple[Seat, ...]:
@@ -138,8 +143,8 @@ class TicTacToeState(State):
         if self.cells[index]:
             raise IllegalActionError(f"{ACTIONS[index]} is already taken by {self.cells[index]}")
         cells = list(self.cells)
-        cells[index] = MARKS[self.mover]
-        return type(self)(cells=tuple(cells), last_action=ACTIONS[index])
+        cells[index] = self.marks[self.mover]
+        return type(self)(cells=tuple(cells), last_action=ACTIONS[index], marks=self.marks)
 
     def winning_line(self) -> tuple[int, int, int] | None:
         """The cell indices of the completed line, or ``None``."""
@@ -149,7 +154,7 @@ class TicTacToeState(State):
     @property
     def winner(self) -> Seat | None:
         won = line_winner(self.cells)
-        return MARKS.index(won[0]) if won else None
+        return self.marks.index(won[0]) if won else None
 
     @property
     def scores(self) -> tuple[float, ...]:
@@ -170,15 +175,15 @@ class TicTacToeState(State):
 
     def status_text(self) -> str:
         if self.winner is not None:
-            return f"{MARKS[self.winner]} wins."
+            return f"{self.marks[self.winner]} wins."
         if self.is_over:
             return "Draw."
-        return f"{MARKS[self.mover]} to move."
+        return f"{self.marks[self.mover]} to move."
 
     def text(self, seat: Seat | None = None) -> str:
         lines = ["Current Game Board:", self.gamebot_text(), "", self.grid_text(), ""]
         if seat is not None and not self.is_over:
-            lines.append(f"You are playing {MARKS[seat]}.")
+            lines.append(f"You are playing {self.marks[seat]}.")
         lines.append(self.status_text())
         return "\n".join(lines)
 
@@ -186,12 +191,14 @@ class TicTacToeState(State):
         """LVLM-Playground's end-to-end points for the first seat (the model's, in the paper):
         10 per mark it placed, plus 50 for a win or 20 for a draw."""
         bonus = (50 if self.winner == 0 else 20 if self.winner is None else 0) if self.is_over else 0
-        return {"lvlm_points": float(10 * self.cells.count("X") + bonus)}
+        return {"lvlm_points": float(10 * self.cells.count(self.marks[0]) + bonus)}
 
     def to_json(self) -> JsonDict:
         data: JsonDict = {"game": self.game_id, "cells": list(self.cells), "last_action": self.last_action}
         if getattr(self, "lvlm_style", False):
             data["style"] = "lvlm"
+        if self.marks != MARKS:
+            data["first"] = "o"
         return data
 
 
@@ -208,7 +215,7 @@ class LvlmBoard(TicTacToeState):
                 for r in range(3)]
         lines = ["Current Game Board:", *rows, "", self.grid_text(), ""]
         if seat is not None and not self.is_over:
-            lines.append(f"You are playing {MARKS[seat]}.")
+            lines.append(f"You are playing {self.marks[seat]}.")
         lines.append(self.status_text())
         return "\n".join(lines)
 
@@ -218,10 +225,18 @@ _ROW_COL = re.compile(r"row\s*:?\s*(\d+)\D{0,12}?col(?:umn)?\s*:?\s*(\d+)")
 _CHOSEN = re.compile(r"chosen\s+move|move\s*:")
 
 _RULES = """\
-Tic-tac-toe on a 3x3 grid. X moves first, then the players alternate, each placing their mark in an
+Tic-tac-toe on a 3x3 grid. {first} moves first, then the players alternate, each placing their mark in an
 empty cell. Three of your marks in a row, column or diagonal win. A full board without a line is a draw.
 Cells are written (row,col) with zero-based coordinates: (0,0) is the top-left corner, (1,1) the centre,
 (2,2) the bottom-right corner. Answer with the cell you choose, for example (1,1)."""
+#: LVLM-Playground's wording (the ``lvlm`` style): the rules its end-to-end prompt gives.
+_LVLM_RULES = (
+    "The players take turns placing their mark in an empty cell; {first} moves first. Three of your marks "
+    "in a row, a column or a diagonal win; a full grid without such a line is a draw. You can only play "
+    "an empty cell."
+)
+#: The ``first`` option's values.
+FIRSTS = ("x", "o")
 
 
 class TicTacToe(Game):
@@ -230,7 +245,7 @@ class TicTacToe(Game):
     id: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic-tac-toe"
     suites: ClassVar[tuple[str, ...]] = ("gamebot", "lvlm")
-    description: ClassVar[str] = "Three in a row on a 3x3 grid; X moves first."
+    description: ClassVar[str] = "Three in a row on a 3x3 grid; X moves first (O with the first=o option)."
     seats = seats_of(["X", "O"])
     actions: ClassVar[tuple[Action, ...]] = ACTIONS
     #: Keys 1..9 in reading order, like a phone keypad: 1 = (0,0), 9 = (2,2).
@@ -249,13 +264,26 @@ class TicTacToe(Game):
         Option("style", str, "gamebot", "How the board is drawn: gamebot (coordinates (r,c) from 0) or "
                "lvlm (LVLM-Playground's: X red, O blue, rows A-C and columns 1-3; prompt variant lvlm)",
                choices=STYLES),
+        Option("first", str, "x", "Which mark moves first (seat 0 plays it): x, or o as in LVLM-Playground's "
+               "end-to-end game, where the model is O and moves first (with style lvlm and prompt "
+               "variant lvlm)",
+               choices=FIRSTS),
     )
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.marks: tuple[str, str] = ("O", "X") if self.options["first"] == "o" else MARKS
+        if self.marks != MARKS:
+            self.seats = seats_of(list(self.marks))  # type: ignore[misc]
+
     def initial_state(self, seed: int | None = None) -> TicTacToeState:
-        return LvlmBoard() if self.options["style"] == "lvlm" else TicTacToeState()
+        kind = LvlmBoard if self.options["style"] == "lvlm" else TicTacToeState
+        return kind(marks=self.marks)
 
     def rules_text(self) -> str:
-        return _RULES
+        if self.options["style"] == "lvlm":
+            return _LVLM_RULES.format(first=self.marks[0])
+        return _RULES.format(first=self.marks[0])
 
     def parse_action(self, text: str, state: State, seat: Seat | None = None) -> Action:
         """Read a cell from ``"(1, 1)"``, ``"1,1"``, ``"row 1 col 1"`` or ``"Chosen Move: (1,1)"``.
@@ -300,9 +328,16 @@ class TicTacToe(Game):
             cells = data["cells"]
             if not isinstance(cells, list) or len(cells) != 9 or any(v not in ("", "X", "O") for v in cells):
                 raise ValueError('cells must be 9 entries of "X", "O" or ""')
-            x, o = cells.count("X"), cells.count("O")
-            if not (x == o or x == o + 1):
-                raise ValueError(f"{x} X and {o} O cannot occur (X moves first, players alternate)")
+            first = data.get("first", "x")
+            if first not in FIRSTS:
+                raise ValueError(f"first must be one of {', '.join(FIRSTS)}, not {first!r}")
+            marks = ("O", "X") if first == "o" else MARKS
+            a, b = cells.count(marks[0]), cells.count(marks[1])
+            if not (a == b or a == b + 1):
+                raise ValueError(
+                    f"{a} {marks[0]} and {b} {marks[1]} cannot occur "
+                    f"({marks[0]} moves first, players alternate)"
+                )
             last_action = data.get("last_action")
             if last_action is not None and (
                 last_action not in ACTIONS or not cells[ACTIONS.index(last_action)]
@@ -312,7 +347,7 @@ class TicTacToe(Game):
             if style not in STYLES:
                 raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
         kind = LvlmBoard if style == "lvlm" else TicTacToeState
-        return kind(cells=tuple(cells), last_action=last_action)
+        return kind(cells=tuple(cells), last_action=last_action, marks=marks)
 
 
 def _find_pairs(text: str) -> list[tuple[int, int]]:

@@ -52,6 +52,12 @@ def _cells(ctx: SimContext) -> tuple[str, ...]:
     return ctx.state.cells if isinstance(ctx.state, TicTacToeState) else ("",) * 9
 
 
+def _marks(ctx: SimContext) -> tuple[str, str]:
+    """The seat's mark and its opponent's (seat 0 plays O with the ``first=o`` option)."""
+    marks = ctx.state.marks if isinstance(ctx.state, TicTacToeState) else MARKS
+    return marks[ctx.seat], marks[1 - ctx.seat]
+
+
 def _adjacent(a: int, b: int) -> bool:
     return a != b and abs(a // 3 - b // 3) <= 1 and abs(a % 3 - b % 3) <= 1
 
@@ -107,7 +113,7 @@ class TicTacToeSim(SimBehaviour):
         """The true winning cells for each side, or (at ``wrong_rate`` per question) one real cell
         missed or one phantom cell seen through a misread mark (see :func:`phantoms`)."""
         cells = _cells(ctx)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         answers: dict[int, list[str]] = {}
         for key, mark in ((1, me), (2, them)):
             truth = winning_moves(cells, mark)
@@ -145,7 +151,7 @@ class TicTacToeSim(SimBehaviour):
             believed = [a for a in answers.get(key, []) if a in legal]
             if believed:
                 return analysis.best if analysis.best in believed else max(believed, key=preference)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         missed = {*winning_moves(cells, me), *winning_moves(cells, them)}
         candidates = [a for a in legal if a not in missed] or legal
         return max(candidates, key=preference)
@@ -182,7 +188,7 @@ class TicTacToeSim(SimBehaviour):
         self, ctx: SimContext, action: Action, slip: str, answers: Mapping[int, list[str]]
     ) -> str:
         cells = _cells(ctx)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         if slip:
             again = " I checked again: it is free." if slip.endswith("again") else ""
             return f"{action} is still empty, and it is the square I want.{again}"
@@ -207,7 +213,7 @@ class TicTacToeSim(SimBehaviour):
         rng: random.Random,
     ) -> str:
         seen = self._seen(ctx, action, slip)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         plan = self._plan(ctx, action, slip, answers)
         if MOVEMENT.search(self.prompt_text):
             # LVLM-Playground's prompt (variant "lvlm"): three labelled lines, cells named like B2.
@@ -238,7 +244,7 @@ class TicTacToeSim(SimBehaviour):
     ) -> str:
         """The streamed reasoning trace, written from the same beliefs as the answer."""
         seen = self._seen(ctx, action, slip)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         believed = {*answers.get(1, []), *answers.get(2, [])}
         missed = {*winning_moves(_cells(ctx), me), *winning_moves(_cells(ctx), them)} - believed
         # A cell whose threat it missed is no candidate in its mind: it does not weigh it.
@@ -260,7 +266,7 @@ class TicTacToeSim(SimBehaviour):
         after = last_position(ctx, TicTacToeState)
         if ctx is None or after is None:
             return super().reflection(ctx)
-        me, them = MARKS[ctx.seat], MARKS[1 - ctx.seat]
+        me, them = _marks(ctx)
         threats = winning_moves(after, them)
         chances = winning_moves(after, me)
         return reflect(

@@ -62,6 +62,12 @@ def _bounce_forward(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> b
     dr, dc = w.last_dir(o)
     if dr == 0 and dc == 0:
         return False
+    # A move against the way the pusher faces is a wrap around the screen: push the way it faces.
+    face_r, face_c = DIRS[o[OR]]
+    if dr * face_r < 0:
+        dr = -dr
+    if dc * face_c < 0:
+        dc = -dc
     if dr and dc:
         dc = 0
     w._move(s, dr, dc, 1.0)

@@ -92,16 +92,40 @@ def step_flags(before: VgdlStateLike, after: VgdlStateLike, action: Any, *,
     ``ineffective`` (nothing happened), ``cancel_1step``, ``cancel_window``, ``meaningful`` (the paper)
     and ``meaningful_1step`` (the reference code).
     """
+    rows0, rows1 = before.ascii_rows, after.ascii_rows
+    return counted_flags(
+        Counter("".join(rows0)), _cell(rows0, before.avatar_pos), before.avatar_pos,
+        Counter("".join(rows1)), _cell(rows1, after.avatar_pos), after.avatar_pos,
+        reward=float(after.game_score) - float(before.game_score) != 0.0,
+        legend_changed=before.legend != after.legend, action=action,
+        recent_positions=recent_positions, cancel_window=cancel_window)
+
+
+def _without(counts: Counter[str], own: str | None) -> Counter[str]:
+    """``counts`` less the avatar's own cell (as :func:`entity_counts`)."""
+    if own is None:
+        return counts
+    out = counts.copy()
+    out[own] -= 1
+    if out[own] <= 0:
+        del out[own]
+    return out
+
+
+def counted_flags(counts0: Counter[str], own0: str | None, p0: Pos | None,
+                  counts1: Counter[str], own1: str | None, p1: Pos | None, *, reward: bool,
+                  legend_changed: bool, action: Any, recent_positions: Sequence[Pos | None] = (),
+                  cancel_window: int = CANCEL_WINDOW) -> dict[str, bool]:
+    """:func:`step_flags` from what it reads of the two maps: each map's characters counted over the
+    whole grid, the character of the avatar's cell and the avatar's position (so that a caller who
+    keeps the counts up to date need not draw the map)."""
     nil = is_nil(action)
-    p0, p1 = before.avatar_pos, after.avatar_pos
     moved = p0 != p1
-    reward = float(after.game_score) - float(before.game_score) != 0.0
-    c0, c1 = entity_counts(before), entity_counts(after)
+    c0, c1 = _without(counts0, own0), _without(counts1, own1)
     entity_triggered = any(c1.get(ch, 0) < n for ch, n in c0.items())
     entity_changed = c0 != c1
-    a0, a1 = _cell(before.ascii_rows, p0), _cell(after.ascii_rows, p1)
-    avatar_changed = a0 is not None and a1 is not None and a0 != a1
-    state_changed = moved or entity_changed or avatar_changed or before.legend != after.legend
+    avatar_changed = own0 is not None and own1 is not None and own0 != own1
+    state_changed = moved or entity_changed or avatar_changed or legend_changed
     ineffective = not moved and not reward and not entity_triggered
     last = recent_positions[-1] if recent_positions else None
     cancel_1 = moved and p1 is not None and last is not None and last == p1

@@ -366,7 +366,7 @@ _BINARY = frozenset(
 TERMINATIONS: dict[str, dict[str, tuple[str, Any]]] = {
     "SpriteCounter": {"stype": ("type", None), "limit": ("int", 0)},
     "SpriteCounterMore": {"stype": ("type", None), "limit": ("int", 0)},
-    "MultiSpriteCounter": {"limit": ("int", 0)},
+    "MultiSpriteCounter": {"limit": ("int", 0), "min": ("bool", False)},
     "MultiSpriteCounterSubTypes": {
         "stype1": ("type", None),
         "limit": ("int", 0),
@@ -390,6 +390,42 @@ _GAME_PARAMS = {
     # The obstacles of GVGAI's path finder (PathChaser, PathAltChaser).
     "obs": ("types", ()),
 }
+
+#: Effects that only read the sprite they apply to (they may kill it or put another in its place).
+_READ_ONLY_ACTOR = frozenset(
+    {
+        "killSprite",
+        "killBoth",
+        "killAll",
+        "cloneSprite",
+        "spawn",
+        "transformTo",
+        "killIfHasLess",
+        "killIfHasMore",
+        "killIfOtherHasMore",
+        "killIfOtherHasLess",
+        "killIfFromAbove",
+        "killIfScoreNegative",
+        "spawnIfHasLess",
+        "spawnBehind",
+        "spawnRight",
+        "spawnLeft",
+        "spawnAbove",
+        "spawnBelow",
+        "killIfFrontal",
+        "killIfNotFrontal",
+        "transformToAll",
+        "transformIfCount",
+        "transformToRandomChild",
+        "shieldFrom",
+        "addTimer",
+        "setSpeedForAll",
+        "collectResource",
+        "collectResourceIfHeld",
+    }
+)
+#: Effects that change the other sprite of the collision (its resources).
+_CHANGES_OTHER = frozenset({"collectResource", "collectResourceIfHeld", "killIfOtherHasMore"})
 
 #: The most sprites a game holds at once (GVGAI's MAX_SPRITES): more are not created.
 MAX_SPRITES = 10_000
@@ -485,6 +521,8 @@ class Termination:
     #: MultiSpriteCounterSubTypes: how many of the counted type's subtypes must have sprites, and which.
     kinds: int = -1
     kind_types: tuple[int, ...] = ()
+    #: MultiSpriteCounter ``min=True``: more than ``limit`` ends the game too.
+    at_least: bool = False
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -538,6 +576,59 @@ class CompiledGame:
 
     def type_of(self, name: str) -> SpriteType:
         return self.types[self.by_name[name]]
+
+    @functools.cached_property
+    def pair_index(
+        self,
+    ) -> tuple[
+        tuple[int, int, tuple[Effect, ...], tuple[int, ...], dict[int, int], tuple[int, ...], frozenset[int]],
+        ...,
+    ]:
+        """:attr:`pairs` with what the tick looks up for each: the first kind's types and their
+        order, the second kind's types, as a tuple and as a set."""
+        return tuple(
+            (
+                a,
+                b,
+                es,
+                self.subtypes[a],
+                {t: i for i, t in enumerate(self.subtypes[a])},
+                self.subtypes[b],
+                frozenset(self.subtypes[b]),
+            )
+            for a, b, es in self.pairs
+        )
+
+    @functools.cached_property
+    def rules_for(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """(type of a sprite, type of the sprite it meets) -> the collision rules (numbers in
+        :attr:`pair_index`) that apply to the first."""
+        found: dict[tuple[int, int], list[int]] = {}
+        for n, (a, b, _es) in enumerate(self.pairs):
+            for t1 in self.subtypes[a]:
+                for t2 in self.subtypes[b]:
+                    found.setdefault((t1, t2), []).append(n)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @functools.cached_property
+    def frozen(self) -> tuple[bool, ...]:
+        """Per type: whether nothing ever changes one of its sprites in place (it never acts, no effect
+        moves or alters it; it can only be killed or replaced), so the tick need not copy it."""
+        changed: set[int] = {i for i in self.update_order}
+        changed |= {t.index for t in self.types if t.is_avatar or t.active}
+        rules = [(a, b, es) for a, b, es in self.pairs] + [(a, -1, es) for a, es in self.eos]
+        rules += [(t.itype, -1, (t.effect,)) for t in self.timed if t.itype >= 0]
+        effects = [e for _a, _b, es in rules for e in es] + [t.effect for t in self.timed]
+        for actor, other, es in rules:
+            for e in es:
+                if e.name not in _READ_ONLY_ACTOR:
+                    changed.update(self.subtypes[actor])
+                if other >= 0 and e.name in _CHANGES_OTHER:
+                    changed.update(self.subtypes[other])
+        for e in effects:
+            if e.name == "setSpeedForAll" or (e.name == "subtractHealthPoints" and e.params.get("stype")):
+                changed.update(self.subtypes[self.by_name[e.params["stype"]]])
+        return tuple(i not in changed for i in range(len(self.types)))
 
 
 def _number(raw: str, source: str, line: int, where: str) -> float:
@@ -1200,6 +1291,7 @@ def _termination(
         names=counted_names,
         kinds=int(values.get("subTypesNum", -1)),
         kind_types=tuple(kind_types),
+        at_least=bool(values.get("min", False)),
     )
 
 

@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -38,7 +39,14 @@ from engine.games.vgdl import metrics as episode_metrics
 from engine.games.vgdl.ontology import ACTION_NAMES, CompiledGame, compile_text
 from engine.games.vgdl.parser import LevelData, VgdlError, parse_level
 from engine.games.vgdl.runtime import FIELDS, World, new_sprite
-from engine.games.vgdl.view import DIR_WORDS, adjacent_lines, ascii_grid, rules_text, type_chars
+from engine.games.vgdl.view import (
+    DIR_WORDS,
+    adjacent_lines,
+    ascii_grid,
+    map_counts,
+    rules_text,
+    type_chars,
+)
 from engine.options import Option
 
 __all__ = [
@@ -173,6 +181,10 @@ class VgdlState(State):
     recent: tuple[tuple[int, int] | None, ...] = ()
     #: Effects waiting on the clock, as (tick, index in the compiled game's ``timed``), in order.
     timers: tuple[tuple[int, int], ...] = ()
+    #: What the next tick reuses, kept with the state (never compared or saved): the runtime's index
+    #: of the sprites nothing changes in place, the other sprites, and how many cells of the map each
+    #: type is drawn on (so the meaningful-step figures need not draw the map).
+    carried: tuple[Any, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     # -- the contract --------------------------------------------------------------------------
 
@@ -206,6 +218,9 @@ class VgdlState(State):
             raise IllegalActionError(
                 f"{action} is not an action of this avatar; it has {', '.join(self.actions)}"
             )
+        layer, mobile, tops0 = self.carried or (None, None, None)
+        if tops0 is None:
+            tops0 = map_counts(self.compiled, self.height, self.width, self.sprites)
         world = World(
             self.compiled,
             self.height,
@@ -216,23 +231,55 @@ class VgdlState(State):
             self.game_score,
             random.Random(f"{self.seed}:{self.tick}"),
             self.timers,
+            layer,
+            mobile,
         )
+        pos0 = self.avatar_pos
+        own0 = world.top(pos0) if pos0 is not None else -2
         world.tick(action)
         won = world.won
         if won is None and world.tick_no >= self.max_steps:
             won = False
+        sprites = world.sprites()
+        tops1 = dict(tops0)
+        for was, now in world.top_changes():
+            if was >= 0:
+                tops1[was] -= 1
+                if not tops1[was]:
+                    del tops1[was]
+            if now >= 0:
+                tops1[now] = tops1.get(now, 0) + 1
         after = dataclasses.replace(
             self,
-            sprites=world.sprites(),
+            sprites=sprites,
             next_id=world.next_id,
             tick=world.tick_no,
             game_score=world.score,
             won=won,
             last_action=action,
-            recent=(*self.recent, self.avatar_pos)[-episode_metrics.CANCEL_WINDOW :],
+            recent=(*self.recent, pos0)[-episode_metrics.CANCEL_WINDOW :],
             timers=tuple(world.timers),
+            carried=(*world.carry(), tops1),
         )
-        flags = episode_metrics.step_flags(self, after, action, recent_positions=self.recent)
+        avatar = world.avatar()
+        # The avatar as the state finds it (first of the first avatar type), without a search.
+        after.__dict__["avatar"] = tuple(avatar) if avatar is not None else None
+        pos1 = after.avatar_pos
+        own1 = world.top(pos1) if pos1 is not None else -2
+        chars = type_chars(self.compiled)
+        counts0, counts1 = self._chars(tops0, chars), self._chars(tops1, chars)
+        flags = episode_metrics.counted_flags(
+            counts0,
+            None if own0 == -2 else "." if own0 == -1 else chars[own0],
+            pos0,
+            counts1,
+            None if own1 == -2 else "." if own1 == -1 else chars[own1],
+            pos1,
+            reward=after.game_score != self.game_score,
+            legend_changed=set(tops0) != set(tops1),
+            action=action,
+            recent_positions=self.recent,
+        )
         counters = (
             self.counters[0] + flags["meaningful"],
             self.counters[1] + flags["meaningful_1step"],
@@ -241,6 +288,16 @@ class VgdlState(State):
         # ``after`` is not shared yet; setting the field in place keeps the map it already computed.
         object.__setattr__(after, "counters", counters)
         return after
+
+    def _chars(self, tops: Mapping[int, int], chars: tuple[str, ...]) -> Counter[str]:
+        """The map's characters counted, from the number of cells each type is drawn on."""
+        counts: Counter[str] = Counter()
+        for t, n in tops.items():
+            counts[chars[t]] += n
+        floor = self.height * self.width - sum(tops.values())
+        if floor:
+            counts["."] += floor
+        return counts
 
     @property
     def scores(self) -> tuple[float, ...]:

@@ -16,8 +16,8 @@ PlayTrace runs VGDL on whole cells: two sprites collide when they share a cell, 
 whole cell at a time. A speed below 1 accumulates (a boulder of speed 0.2 moves one cell every fifth
 tick it may move), where the Java engine moves fractions of a cell in pixels. A sprite an effect puts
 back into a cell (a boulder stepped back) meets what moved there meanwhile in a further pass of the
-rules, as its partial overlap would in pixels. A sprite still outside the grid after the events is
-removed (the Java engine keeps it, out of sight, for ever).
+rules, as its partial overlap would in pixels. A sprite outside the grid stays there, out of sight, as
+in the Java engine: it still counts, and the end-of-screen rules apply to it on every tick.
 
 Sprites are plain lists while a tick runs and tuples in a state (see :data:`FIELDS`). Every random
 choice comes from the generator the caller passes, seeded from the state's seed and tick.
@@ -26,7 +26,7 @@ choice comes from the generator the caller passes, seeded from the state's seed 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.games.vgdl.effects import EFFECT_FUNCTIONS
@@ -53,15 +53,67 @@ from engine.games.vgdl.sprites import (
     T,
     new_sprite,
 )
+from engine.games.vgdl.view import map_ranks
 
 #: Effects that need no sprite, so a timer may run them on its own (GVGAI's ``addTimer``).
 _SPRITE_FREE = frozenset({"transformToAll", "killAll", "setSpeedForAll"})
 
-__all__ = ["FIELDS", "World", "new_sprite"]
+__all__ = ["FIELDS", "Layer", "World", "new_sprite"]
+
+
+_map_ranks = map_ranks
+
+
+class Layer:
+    """The sprites of the kinds nothing changes in place (walls, floors, dirt...: see
+    :attr:`CompiledGame.frozen`), indexed once and shared by consecutive states until one of them is
+    killed or created. A tick then copies only the sprites that act or are acted on."""
+
+    __slots__ = ("_hits", "cells", "count", "groups")
+
+    def __init__(self, game: CompiledGame, sprites: Iterable[tuple[Any, ...]]) -> None:
+        frozen = game.frozen
+        groups: list[list[tuple[Any, ...]]] = [[] for _ in game.types]
+        cells: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
+        for s in sprites:
+            if frozen[s[1]]:
+                groups[s[1]].append(s)
+                key = (s[2], s[3])
+                here = cells.get(key)
+                if here is None:
+                    cells[key] = [s]
+                else:
+                    here.append(s)
+        self.groups: tuple[tuple[tuple[Any, ...], ...], ...] = tuple(tuple(g) for g in groups)
+        self.cells: dict[tuple[int, int], tuple[tuple[Any, ...], ...]] = {
+            k: tuple(v) for k, v in cells.items()
+        }
+        self.count = sum(len(g) for g in groups)
+        self._hits: dict[int, list[tuple[Any, ...]]] | None = None
+
+    def hits(self, game: CompiledGame) -> dict[int, list[tuple[Any, ...]]]:
+        """Per collision rule (its number in ``game.pair_index``), the sprites of the layer that meet a
+        sprite of the layer it names (computed once per layer)."""
+        if self._hits is None:
+            found: dict[int, dict[int, tuple[Any, ...]]] = {}
+            rules_for = game.rules_for
+            for here in self.cells.values():
+                if len(here) > 1:
+                    for x in here:
+                        for y in here:
+                            if y is not x:
+                                for n in rules_for.get((x[1], y[1]), ()):
+                                    found.setdefault(n, {})[x[0]] = x
+            self._hits = {n: list(xs.values()) for n, xs in found.items()}
+        return self._hits
 
 
 class World:
-    """The mutable world of one tick. Build it from a state's parts, :meth:`tick`, read it back."""
+    """The mutable world of one tick. Build it from a state's parts, :meth:`tick`, read it back.
+
+    ``layer`` and ``mobile`` (what the previous tick returned, see :meth:`carry`) save indexing the
+    sprites again; without them they are built from ``sprites``.
+    """
 
     def __init__(
         self,
@@ -74,6 +126,8 @@ class World:
         score: float,
         rng: random.Random,
         timers: Iterable[tuple[int, int]] = (),
+        layer: Layer | None = None,
+        mobile: Iterable[tuple[Any, ...]] | None = None,
     ) -> None:
         self.game = game
         self.height = height
@@ -82,23 +136,37 @@ class World:
         self.score = score
         self.next_id = next_id
         self.rng = rng
-        self.killed: set[int] = set()
+        #: Sprites killed this tick, by id (removed from the world at the end of the tick).
+        self.killed: dict[int, Any] = {}
         self.won: bool | None = None
-        self.by_type: list[list[list[Any]]] = [[] for _ in game.types]
-        self.cells: dict[tuple[int, int], list[list[Any]]] = {}
         self.events: list[tuple[str, int]] = []
         self._pulled: set[int] = set()
         #: Effects waiting on the clock: (tick, index in ``game.timed``), in order.
         self.timers: list[tuple[int, int]] = list(timers)
         #: This tick's shields (GVGAI's shieldFrom): (sprite type, other type, effect name).
         self.shields: set[tuple[int, int, str]] = set()
-        self.population = 0
         self._obstacle_cells: set[tuple[int, int]] | None = None
         #: Sprites an effect moved during the current collision pass (``None`` outside the events).
         self._relocated: set[int] | None = None
+        #: Cells a sprite entered (moved or created) during the events.
+        self._event_cells: set[tuple[int, int]] = set()
+        frozen = game.frozen
+        if layer is None or mobile is None:
+            sprites = tuple(sprites)
+            layer = Layer(game, sprites)
+            mobile = [s for s in sprites if not frozen[s[1]]]
+        self.layer = layer
+        #: Whether a sprite of the layer's kinds was killed or created (the next tick re-indexes).
+        self.layer_changed = False
+        self.fixed = layer.cells
+        #: Per type, its sprites: a layer kind's shared tuple until it changes, else a list.
+        self.by_type: list[Any] = [g if frozen[t] else [] for t, g in enumerate(layer.groups)]
+        #: The cells of the sprites that are not in the layer.
+        self.cells: dict[tuple[int, int], list[Any]] = {}
         by_type, cells = self.by_type, self.cells
-        for s in sprites:
-            self.population += 1
+        count = 0
+        for s in mobile:
+            count += 1
             sprite = list(s)
             by_type[sprite[1]].append(sprite)
             key = (sprite[2], sprite[3])
@@ -107,13 +175,74 @@ class World:
                 cells[key] = [sprite]
             else:
                 here.append(sprite)
+        self.population = layer.count + count
+        #: The sprite on top of each cell this tick changed, as it was before (meaningful steps).
+        self._tops_before: dict[tuple[int, int], int] = {}
+        self._ranks = _map_ranks(game)
 
     # -- reading back ---------------------------------------------------------------------------
 
     def sprites(self) -> tuple[tuple[Any, ...], ...]:
         """The living sprites as tuples, type by type (SpriteSet order), oldest first."""
+        out: list[tuple[Any, ...]] = []
+        mobile: list[tuple[Any, ...]] = []
         killed = self.killed
-        return tuple(tuple(s) for group in self.by_type for s in group if s[ID] not in killed)
+        frozen = self.game.frozen
+        for t, group in enumerate(self.by_type):
+            if not group:
+                continue
+            if type(group) is tuple:
+                out.extend(group)
+                continue
+            made = [s if type(s) is tuple else tuple(s) for s in group if s[ID] not in killed]
+            out.extend(made)
+            if not frozen[t]:
+                mobile.extend(made)
+        self._mobile = tuple(mobile)
+        return tuple(out)
+
+    def carry(self) -> tuple[Layer | None, tuple[tuple[Any, ...], ...]]:
+        """What the next tick can reuse (after :meth:`sprites`): the layer unless it changed, and the
+        sprites outside it."""
+        return (None if self.layer_changed else self.layer), self._mobile
+
+    def here(self, key: tuple[int, int]) -> Sequence[Any]:
+        """The sprites in a cell (killed ones included until the end of the tick)."""
+        fixed = self.fixed.get(key)
+        moving = self.cells.get(key)
+        if fixed is None:
+            return moving or ()
+        if not moving:
+            return fixed
+        return (*fixed, *moving)
+
+    def top(self, key: tuple[int, int]) -> int:
+        """The type drawn on a cell of the map (-1: floor), as :func:`~.view.ascii_grid` draws it."""
+        if not (0 <= key[0] < self.height and 0 <= key[1] < self.width):
+            return -2
+        ranks = self._ranks
+        best, best_rank = -1, -1
+        killed = self.killed
+        for s in self.here(key):
+            rank = ranks[s[T]]
+            if rank > best_rank and s[ID] not in killed:
+                best, best_rank = s[T], rank
+        return best
+
+    def _touch(self, key: tuple[int, int]) -> None:
+        if key not in self._tops_before:
+            self._tops_before[key] = self.top(key)
+
+    def top_changes(self) -> list[tuple[int, int]]:
+        """(type before, type now) on top of every cell of the map this tick changed (-1: floor)."""
+        changes = []
+        for key, before in self._tops_before.items():
+            if before == -2:
+                continue
+            now = self.top(key)
+            if now != before:
+                changes.append((before, now))
+        return changes
 
     # -- moving, adding and killing sprites -------------------------------------------------------
 
@@ -123,13 +252,17 @@ class World:
     def _set_pos(self, s: list[Any], row: int, col: int) -> None:
         if row == s[R] and col == s[C]:
             return
-        here = self.cells.get((s[R], s[C]))
+        old = (s[R], s[C])
+        self._touch(old)
+        self._touch((row, col))
+        here = self.cells.get(old)
         if here is not None:
             here.remove(s)
         s[R], s[C] = row, col
         self.cells.setdefault((row, col), []).append(s)
         if self._relocated is not None:
             self._relocated.add(s[ID])
+            self._event_cells.add((row, col))
 
     def _remember(self, s: list[Any]) -> None:
         if s[LT] != self.tick_no:
@@ -181,14 +314,25 @@ class World:
         if direction is not None and stype.oriented and sprite[OR] == 0:
             sprite[OR] = direction
         self.next_id += 1
-        self.by_type[tindex].append(sprite)
+        self._touch((row, col))
+        group = self.by_type[tindex]
+        if type(group) is tuple:
+            group = self.by_type[tindex] = list(group)
+        group.append(sprite)
+        if self.game.frozen[tindex]:
+            self.layer_changed = True
         self.cells.setdefault((row, col), []).append(sprite)
+        if self._relocated is not None:
+            self._event_cells.add((row, col))
         return sprite
 
     def kill(self, s: list[Any]) -> None:
         if s[ID] not in self.killed:
-            self.killed.add(s[ID])
+            self._touch((s[R], s[C]))
+            self.killed[s[ID]] = s
             self.population -= 1
+            if type(s) is tuple:
+                self.layer_changed = True
 
     def speed(self, s: list[Any]) -> float:
         """A sprite's speed: its own once an effect set it, else its type's."""
@@ -558,34 +702,75 @@ class World:
             self._pairs(moved, done)
         self._relocated = None
 
-    def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
-        game = self.game
-        for number, (actor, other, effects) in enumerate(game.pairs):
-            second_types = game.subtypes[other]
-            if not any(self.by_type[t] for t in second_types):
+    def _meetings(self) -> dict[int, dict[int, Any]]:
+        """Per collision rule, the sprites that meet a sprite the rule names, at the start of a pass:
+        those of the layer (found once per layer) and those in the cells of the other sprites."""
+        killed = self.killed
+        rules_for = self.game.rules_for
+        found: dict[int, dict[int, Any]] = {
+            n: {x[ID]: x for x in xs if x[ID] not in killed} for n, xs in self.layer.hits(self.game).items()
+        }
+        for key in self.cells:
+            here = self.here(key)
+            if len(here) < 2:
                 continue
-            wanted = set(second_types)
-            first_types = game.subtypes[actor]
-            rank = {t: i for i, t in enumerate(first_types)}
+            for x in here:
+                if x[ID] in killed:
+                    continue
+                for y in here:
+                    if y is not x:
+                        for n in rules_for.get((x[T], y[T]), ()):
+                            hit = found.get(n)
+                            if hit is None:
+                                found[n] = {x[ID]: x}
+                            else:
+                                hit[x[ID]] = x
+        return found
+
+    def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
+        """Apply the collision rules in order. Each rule looks at the sprites found meeting one of its
+        second kind at the start of the pass, and at those in cells entered since (in GVGAI's order:
+        type by type, oldest first)."""
+        game = self.game
+        killed, fixed, cells = self.killed, self.fixed, self.cells
+        meetings = self._meetings()
+        self._event_cells = set()
+        for number, (actor, other, effects, _first, rank, _second, wanted) in enumerate(game.pair_index):
             for e_index, effect in enumerate(effects):
                 if self.shields and (actor, other, effect.name) in self.shields:
                     continue  # shieldFrom protects the actor's kind from this effect this tick
-                first = self._candidates(first_types, rank, second_types)
-                if first is None:
+                found = meetings.get(number)
+                if self._event_cells:
+                    found = dict(found) if found else {}
+                    for cell in self._event_cells:
+                        for x in self.here(cell):
+                            if x[T] in rank:
+                                found[x[ID]] = x
+                if not found:
                     break
+                first = sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
                 key = number * 64 + e_index
                 for s1 in first:
-                    if s1[ID] in self.killed:
+                    if s1[ID] in killed:
                         continue
-                    here = self.cells.get((s1[R], s1[C]))
-                    if not here or len(here) < 2:
+                    cell = (s1[R], s1[C])
+                    a, b = fixed.get(cell), cells.get(cell)
+                    if a is None:
+                        if b is None or len(b) < 2:
+                            continue
+                        here: Sequence[Any] = b
+                    elif b:
+                        here = (*a, *b)
+                    elif len(a) < 2:
                         continue
-                    partners = [s2 for s2 in here if s2 is not s1 and s2[T] in wanted]
+                    else:
+                        here = a
+                    partners = [s2 for s2 in here if s2[T] in wanted and s2 is not s1]
                     for s2 in partners:
-                        if s1[ID] in self.killed:
+                        if s1[ID] in killed:
                             break
                         if only is not None and (
-                            (s1[ID] not in only and s2[ID] not in only) or s2[ID] in self.killed
+                            (s1[ID] not in only and s2[ID] not in only) or s2[ID] in killed
                         ):
                             # A further pass looks at meetings made by moves, never at sprites gone.
                             continue
@@ -595,26 +780,6 @@ class World:
                         done.add(mark)
                         if s2[R] == s1[R] and s2[C] == s1[C]:
                             self._apply(effect, s1, s2)
-
-    def _candidates(
-        self, first_types: tuple[int, ...], rank: dict[int, int], second_types: tuple[int, ...]
-    ) -> list[list[Any]] | None:
-        """The sprites of ``first_types`` that may meet one of ``second_types``, in GVGAI's order (type
-        by type, oldest first); ``None`` when there is none of ``first_types`` at all. When the second
-        kind is the rarer, only the cells it occupies are looked at."""
-        count_first = sum(len(self.by_type[t]) for t in first_types)
-        if not count_first:
-            return None
-        count_second = sum(len(self.by_type[t]) for t in second_types)
-        if count_second >= count_first:
-            return [s for t in first_types for s in self.by_type[t]]
-        found: dict[int, list[Any]] = {}
-        for t in second_types:
-            for s2 in self.by_type[t]:
-                for x in self.cells.get((s2[R], s2[C]), ()):
-                    if x[T] in rank:
-                        found[x[ID]] = x
-        return sorted(found.values(), key=lambda x: (rank[x[T]], x[ID]))
 
     def _apply(self, effect: Effect, s1: list[Any] | None, s2: list[Any] | None) -> None:
         if s1 is None:
@@ -632,19 +797,21 @@ class World:
         self.events.append((effect.name, s1[T]))
 
     def _clear(self) -> None:
-        for s in [s for group in self.by_type for s in group]:
-            if s[ID] not in self.killed and self._outside(s):
-                self.killed.add(s[ID])
-        if not self.killed:
+        killed = self.killed
+        if not killed:
             return
-        for group in self.by_type:
-            group[:] = [s for s in group if s[ID] not in self.killed]
-        for key in list(self.cells):
-            cell = [s for s in self.cells[key] if s[ID] not in self.killed]
-            if cell:
-                self.cells[key] = cell
-            else:
-                del self.cells[key]
+        types = {s[T] for s in killed.values()}
+        for t in types:
+            self.by_type[t] = [s for s in self.by_type[t] if s[ID] not in killed]
+        cells = self.cells
+        for s in killed.values():
+            key = (s[R], s[C])
+            here = cells.get(key)
+            if here is None:
+                continue
+            here[:] = [x for x in here if x[ID] not in killed]
+            if not here:
+                del cells[key]
 
     def _terminate(self) -> None:
         for term in self.game.terminations:
@@ -659,7 +826,8 @@ class World:
                     1 for t in term.kind_types if self.count((t,))
                 )
             else:
-                done = self.count(term.counted) == term.limit
+                counted = self.count(term.counted)
+                done = counted == term.limit or (term.at_least and counted > term.limit)
             if done:
                 self.won = term.win
                 self.score += term.score

@@ -26,6 +26,8 @@ __all__ = [
     "adjacent_lines",
     "describe_cell",
     "is_background",
+    "map_counts",
+    "map_ranks",
     "rules_text",
     "type_chars",
 ]
@@ -88,12 +90,41 @@ def _ranks(game: CompiledGame) -> tuple[tuple[int, ...], str, tuple[str, ...]]:
     and each type's legend entry."""
     chars = type_chars(game)
     types = game.types
-    ranks = tuple(-1 if chars[t.index] == "." else (10_000 if t.is_avatar else t.index) for t in types)
+    # Avatars above everything, the first avatar type above the others (one rank per type).
+    ranks = tuple(
+        -1 if chars[t.index] == "." else (20_000 - t.index if t.is_avatar else t.index) for t in types
+    )
     parents = {name for t in types for name in t.path[:-1]}
     backgrounds = [t.name for t in types if chars[t.index] == "." and t.name not in parents]
     empty = "empty" + (f" ({', '.join(backgrounds)})" if backgrounds else "")
     names = tuple(f"{t.name} (your avatar)" if t.is_avatar else t.name for t in types)
     return ranks, empty, names
+
+
+def map_ranks(game: CompiledGame) -> tuple[int, ...]:
+    """Per type, its rank on the map: the highest-ranked sprite of a cell is drawn (-1: floor)."""
+    return _ranks(game)[0]
+
+
+def map_counts(
+    game: CompiledGame, height: int, width: int, sprites: Iterable[Sequence[Any]]
+) -> dict[int, int]:
+    """How many cells of the map each type is drawn on (types drawn as floor left out)."""
+    ranks = _ranks(game)[0]
+    best: dict[tuple[int, int], int] = {}
+    for s in sprites:
+        tindex = s[1]
+        rank = ranks[tindex]
+        if rank < 0 or not (0 <= s[2] < height and 0 <= s[3] < width):
+            continue
+        key = (s[2], s[3])
+        old = best.get(key)
+        if old is None or rank > ranks[old]:
+            best[key] = tindex
+    counts: dict[int, int] = {}
+    for tindex in best.values():
+        counts[tindex] = counts.get(tindex, 0) + 1
+    return counts
 
 
 def ascii_grid(
@@ -265,6 +296,8 @@ def _termination_words(game: CompiledGame, t: Any) -> str:
         if t.limit == 0:
             return f"when no {names} is left"
         return f"when at most {t.limit} {names} are left"
+    if t.at_least:
+        return f"when at least {t.limit} of {names} (together) are left"
     return f"when exactly {t.limit} of {names} (together) are left"
 
 
