@@ -270,9 +270,13 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         key = (str(rec["task"]), str(rec["game"]), str(rec["player"]))
         weight = float(rec.get("scored") or 0) or 1.0
-        acc = pooled.setdefault(key, [0.0, 0.0])
+        # The items the set holds: a person who answered 1 of 10 has a coverage of 1/10.
+        size = (rec.get("set") or {}).get("n") if isinstance(rec.get("set"), dict) else None
+        items = float(size) if isinstance(size, int) and size >= weight else weight
+        acc = pooled.setdefault(key, [0.0, 0.0, 0.0])
         acc[0] += float(rec["score"]) * weight
         acc[1] += weight
+        acc[2] += items
         labels[str(rec["player"])] = str(rec.get("label") or rec["player"])
     tables = []
     for task in [t for t in (*TASK_NAMES, "e2e") if any(k[0] == t for k in pooled)]:
@@ -280,26 +284,39 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         present = {k[1] for k in keys}
         games = [g for g in PAPER_ORDER if g in present] + sorted(present - set(PAPER_ORDER))
         scores: dict[str, dict[str, float]] = {}
+        coverage: dict[str, dict[str, list[int]]] = {}
         for _, game, player in keys:
-            total, weight = pooled[(task, game, player)]
+            total, weight, items = pooled[(task, game, player)]
             scores.setdefault(player, {})[game] = total / weight
+            coverage.setdefault(player, {})[game] = [int(weight), int(items)]
 
-        def row(label: str, player: str | None, values: dict[str, float], task: str = task
-                ) -> dict[str, Any]:
+        def row(label: str, player: str | None, values: dict[str, float], task: str = task,
+                coverage: dict[str, dict[str, list[int]]] = coverage) -> dict[str, Any]:
+            covered = coverage.get(player or "", {})
             return {"label": label, "player": player, "scores": values,
                     "overall": overall(values, task) if values else None,
-                    "games": len(values), "best": []}
+                    "games": len(values), "best": [], "coverage": covered,
+                    "complete": all(done >= of for done, of in covered.values())}
 
         rows = [row(labels[p], p, scores[p]) for p in sorted(scores, key=lambda p: labels[p].lower())
                 if p != "random"]
         columns = [*games, "overall"]
         for col in columns:
+            # Only a player who answered every item of a column can be its best (a score over 1 of 10
+            # items is shown with its coverage, never starred).
+            def full(r: dict[str, Any], col: str = col) -> bool:
+                if col == "overall":
+                    return bool(r["complete"])
+                done, of = r["coverage"].get(col, [0, 1])
+                return bool(done >= of)
+
             values = [(r["overall"] if col == "overall" else r["scores"].get(col)) for r in rows]
-            known = [v for v in values if v is not None and not math.isnan(v)]
+            known = [v for r, v in zip(rows, values, strict=True)
+                     if v is not None and not math.isnan(v) and full(r)]
             if not known:
                 continue
             for r, v in zip(rows, values, strict=True):
-                if v is not None and v == max(known):
+                if v is not None and v == max(known) and full(r):
                     r["best"].append(col)
         paper = {g: PAPER_RANDOM[task][g] for g in games if g in PAPER_RANDOM.get(task, {})}
         tables.append({
@@ -350,6 +367,12 @@ def _cell(value: float | None, best: bool, *, markdown: bool, points: bool = Fal
     return text
 
 
+def _coverage(row: dict[str, Any], game: str) -> str:
+    """`` (1/10)`` after a score over part of a set's items; nothing for a whole set."""
+    done, of = (row.get("coverage") or {}).get(game, [0, 0])
+    return f" ({done}/{of} items)" if of and done < of else ""
+
+
 def _lines(table: dict[str, Any], *, markdown: bool) -> list[list[str]]:
     out = []
     every = len(table["games"])
@@ -358,7 +381,7 @@ def _lines(table: dict[str, Any], *, markdown: bool) -> list[list[str]]:
             continue
         pts = table["task"] == "e2e"
         cells = [_cell(r["scores"].get(g), g in r["best"], markdown=markdown, points=pts)
-                 for g in table["games"]]
+                 + _coverage(r, g) for g in table["games"]]
         total = _cell(r["overall"], "overall" in r["best"], markdown=markdown, points=pts)
         if r["overall"] is not None and r["games"] < every:
             total += f" ({r['games']}/{every})"
@@ -374,7 +397,8 @@ def markdown_report(tables: Sequence[dict[str, Any]]) -> str:
                   "|" + "|".join(["---", *["---:"] * (len(head) - 1)]) + "|"]
         parts += ["| " + " | ".join(line) + " |" for line in _lines(table, markdown=True)]
         parts.append("")
-    parts.append("Best of each column in bold. Overall: difficulty-weighted mean (LVLM-Playground's "
+    parts.append("Best of each column in bold (only players who answered every item); (a/b items): a of "
+                 "the set's b items answered. Overall: difficulty-weighted mean (LVLM-Playground's "
                  "ability ratings); (k/N) marks an overall over k of the N games.")
     return "\n".join(parts) + "\n"
 
@@ -416,8 +440,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             grid.add_row(*line)
         console.print(grid)
         console.print("")
-    console.print("* best of the column (random rows excluded). Overall: difficulty-weighted mean "
-                  "(LVLM-Playground's ability ratings); (k/N): over k of the N games.", soft_wrap=True)
+    console.print("* best of the column (random rows and players who answered only part of a set "
+                  "excluded; (a/b items): a of the set's b items answered). Overall: difficulty-weighted "
+                  "mean (LVLM-Playground's ability ratings); (k/N): over k of the N games.", soft_wrap=True)
     if args.markdown is not None:
         console.print(f"markdown: {args.markdown}", soft_wrap=True)
     return EXIT_OK
