@@ -52,6 +52,11 @@ class WindowActions:
     run_study: QAction
     open_vgdl: QAction
     annotate: QAction
+    compare: QAction
+    search: QAction
+    probe: QAction
+    ratings: QAction
+    rescore: QAction
 
     def by_id(self) -> dict[str, QAction]:
         """Every action by its command's id."""
@@ -113,8 +118,43 @@ def build_actions(window: MainWindow) -> WindowActions:
         "run_study": lambda: _run_study(w),
         "open_vgdl": lambda: _open_vgdl(w),
         "annotate": lambda: _annotate(w),
+        "compare": lambda: _compare(w),
+        "search": lambda: _search(w),
+        "probe": lambda: _probe(w),
+        "ratings": lambda: _ratings(w),
+        "rescore": lambda: _rescore(w),
     }
     return WindowActions(**make_actions(w, slots))
+
+
+def _compare(window: MainWindow) -> None:
+    from desktop.compare_view import open_compare
+
+    open_compare(window)
+
+
+def _search(window: MainWindow) -> None:
+    from desktop.search_view import open_search
+
+    open_search(window)
+
+
+def _probe(window: MainWindow) -> None:
+    from desktop.probe_view import open_probe
+
+    open_probe(window)
+
+
+def _ratings(window: MainWindow) -> None:
+    from desktop.ratings_view import open_ratings
+
+    open_ratings(window)
+
+
+def _rescore(window: MainWindow) -> None:
+    from desktop.rescore_view import open_rescore
+
+    open_rescore(window)
 
 
 def _run_study(window: MainWindow) -> None:

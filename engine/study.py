@@ -568,23 +568,30 @@ class _Reader:
                 self.fail(f"unknown key {key!r}; expected one of {', '.join(sorted(known))}", path, key)
 
 
-def check_games(study: Study) -> list[str]:
+def check_games(study: Study, text: str | None = None) -> list[str]:
     """What is wrong with the study's games here: unknown games or options, unknown opponents,
-    games that cannot be played on this machine (each a sentence naming the game's key)."""
+    games that cannot be played on this machine (each a sentence naming the game's key, and with the
+    study's ``text`` the line of the value at fault: "line 12: game 'chess2': ...")."""
     from engine.core import GameError
     from engine.registry import make
     from engine.roster import make_player
 
+    def at(i: int, key: str) -> str:
+        line = locate(text, ["game", i, key]) if text is not None else None
+        return f"line {line}: " if line is not None else ""
+
     problems = []
-    for g in study.games:
+    for i, g in enumerate(study.games):
         try:
             game = make(g.game, **dict(g.options))
         except (GameError, ValueError) as exc:
-            problems.append(f"game {g.key!r}: {exc}")
+            key = "options" if isinstance(exc, ValueError) and not isinstance(exc, GameError) else "game"
+            problems.append(f"{at(i, key) or at(i, 'game')}game {g.key!r}: {exc}")
             continue
         if game.num_seats > 1:
             try:
                 make_player(g.opponent, game, seed=0)
             except (ValueError, LookupError) as exc:
-                problems.append(f"game {g.key!r}: opponent {g.opponent!r}: {exc}")
+                problems.append(f"{at(i, 'opponent') or at(i, 'game')}game {g.key!r}: opponent "
+                                f"{g.opponent!r}: {exc}")
     return problems

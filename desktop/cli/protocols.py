@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         for pid in shipped():
             p = load_protocol(pid)
             episodes = sum(r.episodes * len(r.players) * len(p.games if r.games is None else r.games)
-                           * (len(p.variants) if r.variants else 1) for r in p.runs)
+                           * (len(r.variants) or 1) for r in p.runs)
             rows.append({"id": pid, "title": p.title, "paper": p.paper, "games": len(p.games),
                          "runs": [r.name for r in p.runs], "task_sets": sum(len(t.games) * len(t.tasks)
                                                                              for t in p.tasks),
@@ -44,12 +44,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         console = stdout_console()
         table = compact_table()
-        for name, justify in (("id", "left"), ("paper", "left"), ("games", "right"), ("episodes", "right"),
+        for name, justify in (("id", "left"), ("title", "left"), ("games", "right"), ("episodes", "right"),
                               ("runs", "left")):
             table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
         for r in rows:
             extra = f" + {r['task_sets']} task sets" if r["task_sets"] else ""
-            table.add_row(r["id"], r["paper"], str(r["games"]), f"{r['episodes']}{extra}",
+            table.add_row(r["id"], r["title"], str(r["games"]), f"{r['episodes']}{extra}",
                           ", ".join(r["runs"]))
         console.print(table)
         console.print("Print one to copy and edit: playtrace protocols show ID > mine.toml; run it: "

@@ -233,7 +233,7 @@ def _format_report(r: Mapping[str, Any]) -> str:
             import textwrap
 
             lines += textwrap.wrap(f"harness: {st['harness']}", width=80, initial_indent=" " * 10,
-                                   subsequent_indent=" " * 12, break_on_hyphens=False)
+                                   subsequent_indent=" " * 12, break_on_hyphens=False, break_long_words=False)
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
         for q in st.get("questions") or ():
             score = "-" if q["score"] is None else f"{q['score']:.2f}"
@@ -276,6 +276,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     items = list(catalogue.list())
     for warning in getattr(catalogue, "warnings", ()) or ():
         print(f"warning: {warning}", file=sys.stderr)
+    total = len(items)
     if args.limit is not None:
         items = items[: args.limit]
     if not items:
@@ -295,8 +296,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         ))
     width = output_width()
     console = stdout_console()
-    plural = "s" if len(rows) != 1 else ""
-    console.print(f"{len(rows)} session{plural} in {root}, newest first", soft_wrap=True)
+    plural = "s" if total != 1 else ""
+    # With --limit: how many are shown of how many there are ("4 of 40 sessions").
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    console.print(f"{shown} session{plural} in {root}, newest first", soft_wrap=True)
     from rich.cells import cell_len
 
     heads_all = ("session", "created", "steps", "status", "game", "players", "result")
@@ -324,7 +327,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for row in rows:
         print(line(row[:4]))
         print(textwrap.fill(" · ".join(row[4:]), width=max(20, width), initial_indent="  ",
-                            subsequent_indent="    ", break_on_hyphens=False))
+                            subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
     return EXIT_OK
 
 

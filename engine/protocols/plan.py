@@ -161,7 +161,7 @@ def _sweep_text(protocol: Protocol, run: Run, games: Sequence[GameSpec], player:
         harness["sim_latency"] = 0.0
     lines += [f"{k} = {toml_value(v)}" for k, v in harness.items()]
     if run.variants:
-        for variant in protocol.variants:
+        for variant in (v for v in protocol.variants if v.name in run.variants):
             lines += ["", "[[harness.settings]]", f"name = {toml_value(variant.name)}"]
             lines += [f"{k} = {toml_value(v)}" for k, v in variant.values.items()]
     return "\n".join(lines) + "\n"

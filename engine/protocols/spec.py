@@ -8,7 +8,7 @@ A protocol says what a paper did, as PlayTrace can play it:
   option names) and ``[[variants]]``: the paper's harness variants, each a named setting on top of it;
 - ``[[runs]]``: who plays and how often: a run's ``players`` are lineups as a sweep file takes them, where
   ``{player}`` is the model ``playtrace reproduce --player`` names and ``{opponent}`` a game's
-  ``opponent``; a run with ``variants = true`` plays every variant;
+  ``opponent``; a run with ``variants = true`` plays every variant, ``variants = ["zs", "both"]`` those;
 - ``[[tasks]]``: LVLM-Playground's offline task sets (games × tasks × items, and who answers them);
 - ``[inputs]``: folders the protocol needs and PlayTrace cannot ship (``{gvgai}``: GVGAI's games);
 - ``[report]``: which paper's tables the report puts beside ours, and ``[[deviations]]``: where
@@ -99,7 +99,8 @@ class Run:
     label: str
     players: tuple[tuple[str, ...], ...]
     episodes: int
-    variants: bool
+    #: The names of the variants this run plays (empty: the protocol's ``[harness]`` alone).
+    variants: tuple[str, ...]
     games: tuple[str, ...] | None
     baseline: bool
     #: Harness values over the protocol's ``[harness]`` for this run only.
@@ -411,10 +412,18 @@ def _runs(r: _Reader, value: Any, games: Sequence[GameSpec], variants: Sequence[
             lineups.append(tuple(s.strip() for s in specs))
         episodes = r.int_(item.get("episodes", 1), [*path, "episodes"], 1, "a whole number, at least 1")
         use_variants = item.get("variants", False)
-        if not isinstance(use_variants, bool):
-            raise r.fail([*path, "variants"], "expected true (play every [[variants]]) or false")
-        if use_variants and not variants:
-            raise r.fail([*path, "variants"], "this protocol has no [[variants]]")
+        names = [v.name for v in variants]
+        if use_variants is True:
+            if not variants:
+                raise r.fail([*path, "variants"], "this protocol has no [[variants]]")
+            chosen_variants = tuple(names)
+        elif use_variants is False:
+            chosen_variants = ()
+        elif isinstance(use_variants, list) and use_variants and all(v in names for v in use_variants):
+            chosen_variants = tuple(str(v) for v in use_variants)
+        else:
+            raise r.fail([*path, "variants"], "expected true (every [[variants]]), false, or a list of "
+                                              f"variant names ({', '.join(names) or 'none declared'})")
         subset = item.get("games")
         if subset is not None:
             subset = r.array(subset, [*path, "games"], "a list of game labels")
@@ -441,7 +450,7 @@ def _runs(r: _Reader, value: Any, games: Sequence[GameSpec], variants: Sequence[
         for key in options:
             if not any(key in {o.name for o in engine.declaration(g.id).options_schema} for g in games):
                 raise r.fail([*path, "options", key], "no game of this protocol has this option")
-        out.append(Run(name, str(item.get("label", name)), tuple(lineups), episodes, use_variants, chosen,
+        out.append(Run(name, str(item.get("label", name)), tuple(lineups), episodes, chosen_variants, chosen,
                        baseline, dict(harness), dict(options)))
     if len({x.name for x in out}) != len(out):
         raise r.fail(["runs"], "expected a different name for every run")

@@ -65,7 +65,7 @@ def test_every_paper_has_a_shipped_protocol_and_published_tables() -> None:
 
 def test_lmgame_protocol_is_the_papers() -> None:
     p = load_protocol("lmgame-bench")
-    assert [v.ablation for v in p.variants] == ["ZS", "+Memory", "+Perception", "+Both"]
+    assert [v.ablation for v in p.variants][:4] == ["ZS", "+Memory", "+Perception", "+Both"]
     zs = p.variants[0].values
     assert zs["perception"] == "image" and zs["image_labels"] is False and zs["memory"] == 0
     assert zs["reflection"] is False
@@ -74,6 +74,16 @@ def test_lmgame_protocol_is_the_papers() -> None:
     assert runs["random"].episodes == 30 and runs["random"].baseline
     assert runs["model"].episodes == 3 and runs["model"].variants and not runs["model"].baseline
     assert p.statistic == "sd"
+    assert p.harness["reask"] == "none" and p.harness["fallback"] == "noop"
+    made = {r.run.name: r.sweep for r in plan(p, player="sim").runs}
+    vlm = {s.name: s.values for s in made["model-vlm"].settings}
+    assert vlm["both-vlm"]["perception"] == "describe" and vlm["zs"]["perception"] == "image"
+    assert {g.label for g in made["model-vlm"].games} == {"mario", "courtroom"}
+    holdem = made["holdem"]
+    assert holdem.games[0].options["hands"] == 40 and holdem.games[0].options["mirrored"] is True
+    assert [s.values["prompt_variant"] for s in holdem.settings] == ["v0", "v1", "v2"]
+    contexts = {made[n].games[0].options["context"] for n in ("context-long", "context-recent")}
+    assert contexts == {"long", "recent"}
 
 
 def test_plan_makes_each_run_a_sweep_with_the_player_and_opponents() -> None:
@@ -155,7 +165,9 @@ def test_lvlm_plans_task_sets_and_end_to_end_games() -> None:
     assert len(made.tasks) == 18 and all(t.n == 5 for t in made.tasks)
     assert made.tasks[0].players == ("random", "sim")
     e2e = {r.run.name: r.sweep for r in made.runs}
-    assert e2e["e2e-duel"].settings[0].values["strikes"] == 3
+    duel = e2e["e2e-duel"].settings[0].values
+    assert duel["strikes"] == 3 and duel["reask"] == "same" and duel["fallback"] == "forfeit"
+    assert duel["memory"] == 0 and duel["perception"] == "image"
 
 
 def test_unknown_protocol_id_lists_the_shipped_ones() -> None:

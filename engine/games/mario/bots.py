@@ -21,6 +21,8 @@ __all__ = ["RunnerBot", "danger_ahead"]
 #: How far ahead (in blocks) each kind of thing makes the runner jump.
 _REACH = {"pipe": 2, "wall": 2, "gap": 2}
 _ENEMY_REACH = 3
+#: With the durations option: frames a jump from the ground is held, and frames of anything else.
+JUMP_FRAMES, LOOK_FRAMES = 30, 6
 _HARMLESS = frozenset({"? block"})
 
 
@@ -69,11 +71,20 @@ class RunnerBot(SearchBot):
         state = observation.state
         assert isinstance(state, MarioState)
         best, _ = self.plan(state)
-        # With the durations option an action is "name frames": the runner holds each the game's frames.
-        held = [state.held(a) for a in ("right", "right_a", "right_b", "noop")]
+        held = [self.held(state, a) for a in ("right", "right_a", "right_b", "noop")]
         values = {a: 0.0 for a in held if a in observation.legal_actions}
-        values[state.held(best)] = 1.0
+        values[self.held(state, best)] = 1.0
         return values
+
+    @staticmethod
+    def held(state: MarioState, name: Action) -> Action:
+        """``name`` as this game writes actions. With the durations option the runner names a length:
+        a jump from the ground holds A for 30 frames (a full jump), everything else 6 frames (it looks
+        again before a block has gone by)."""
+        if not state.max_frames:
+            return name
+        leaps = "a" in BUTTONS_OF[name] and not state.facts.airborne
+        return state.held(name, JUMP_FRAMES if leaps else LOOK_FRAMES)
 
     def explain(self, observation: Observation, action: Action, values: Mapping[Action, float]) -> str:
         state = observation.state
