@@ -69,7 +69,7 @@ def _games(text: str, source: Path) -> list[Any]:
     import chess.pgn
 
     handle = io.StringIO(text)
-    games = []
+    games: list[Any] = []
     quiet = logging.getLogger("chess.pgn")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # python-chess logs each bad move; it is reported once, below
