@@ -206,7 +206,8 @@ def test_reset_with_a_seed_seeds_each_agents_action_space() -> None:
         for i, agent in enumerate(env.possible_agents):
             reference = spaces.Discrete(env.action_space(agent).n)
             reference.seed(seed + i)
-            assert [env.action_space(agent).sample() for _ in range(8)] == [reference.sample() for _ in range(8)]
+            drawn = [env.action_space(agent).sample() for _ in range(8)]
+            assert drawn == [reference.sample() for _ in range(8)]
     env.reset(seed=5)
     env.action_space("player_0").seed(11)  # an explicit seed after reset wins
     reference = spaces.Discrete(env.action_space("player_0").n)
