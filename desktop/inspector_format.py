@@ -814,6 +814,8 @@ def memory_summary(sample: Sample) -> str:
 def _param_text(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return f"{key} {'on' if value else 'off'}"
+    if isinstance(value, (list, tuple)):  # the tools offered: "tools play_move"
+        return f"{key} {', '.join(str(v) for v in value)}"
     return f"{key} {fmt_num(value)}"
 
 

@@ -17,7 +17,6 @@ without tasks, a folder that is not a task set, a bad player spec).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import math
 import sys
@@ -29,11 +28,13 @@ from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
+    check_output,
     compact_table,
     ensure_offscreen_qt,
     err,
     one_line,
     parse_game_options,
+    run_interruptible,
     stdout_console,
 )
 
@@ -189,7 +190,11 @@ def _check_players(specs: Sequence[str]) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from engine.tasks import evaluate, load_task_set, results_json, write_results
+    """``playtrace tasks eval``: every answer is kept as it comes (a killed run resumes where it
+    stopped); SIGTERM and Ctrl+C stop it alike, with what was answered saved and summarised."""
+    from engine.llm.base import ModelUnusable
+    from engine.tasks import AnswerLog, evaluate, load_task_set, results_json, write_results
+    from sessions import FileLock
 
     ts = load_task_set(args.folder)
     specs = [s.strip() for s in args.player]
@@ -198,16 +203,51 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    folder = ts.path or args.folder
+    check_output(Path(folder) / "results", "DIR")
     total = min(ts.n, args.limit or ts.n)
     summaries = []
     failed = False
+    stopped: int | None = None
     for spec in specs:
-        with _Bar(total, _label(spec), enabled=sys.stderr.isatty() and not args.json) as bar:
-            results = asyncio.run(evaluate(
-                ts, spec, concurrency=args.concurrency, limit=args.limit, timeout_s=args.timeout_s,
-                max_tokens=args.max_tokens, temperature=args.temperature,
-                on_result=lambda done, _n, r: bar.advance(done, f"{r.id}: {r.score:.2f}")))
-        path = write_results(ts.path or args.folder, ts, spec, _label(spec), results)
+        log = AnswerLog(folder, ts, spec)
+        log.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(log.path.with_name(log.path.name + ".lock"))
+        if not lock.held:
+            err(f"another playtrace is evaluating {_label(spec)} on {folder}; wait for it to end")
+            return EXIT_FAILURE
+        with lock:
+            kept = log.load()
+            if kept:
+                print(f"{_label(spec)}: resuming, {len(kept)} answers kept from an earlier run",
+                      file=sys.stderr)
+            log.open(kept)
+            answered: dict[str, Any] = dict(kept)
+            unusable: str | None = None
+            with _Bar(total, _label(spec), enabled=sys.stderr.isatty() and not args.json) as bar:
+                def advance(done: int, _n: int, r: Any, bar: Any = bar, log: Any = log,
+                            answered: dict[str, Any] = answered, before: int = len(kept)) -> None:
+                    log.add(r)  # kept at once: a kill loses nothing answered
+                    answered[r.id] = r
+                    bar.advance(done + before, f"{r.id}: {r.score:.2f}")
+
+                try:
+                    results, stopped = run_interruptible(evaluate(
+                        ts, spec, concurrency=args.concurrency, limit=args.limit, timeout_s=args.timeout_s,
+                        max_tokens=args.max_tokens, temperature=args.temperature, on_result=advance,
+                        done_before=kept))
+                except ModelUnusable as exc:
+                    results, unusable = None, one_line(exc)
+            log.close(finished=results is not None)
+        if results is None:
+            # Interrupted or refused: what was answered is kept in the log for the next run.
+            if unusable is not None:
+                err(f"{_label(spec)}: {unusable} (a run error: nothing was scored; fix the key or model "
+                    "name and run again)")
+            print(f"{_label(spec)}: {len(answered)} of {total} items answered and kept; run the same "
+                  "command again to answer the rest", file=sys.stderr)
+            return stopped if stopped is not None else EXIT_FAILURE
+        path = write_results(folder, ts, spec, _label(spec), results)
         record = results_json(ts, spec, _label(spec), results)
         latencies = [r.latency_s for r in results if r.latency_s is not None]
         record.pop("items")

@@ -35,6 +35,7 @@ from desktop.cli.common import (
     parse_game_options,
     stdout_console,
 )
+from engine.llm.factory import public_spec
 from engine.safeio import InputError
 from engine.tournament import (
     MatchRecord,
@@ -220,7 +221,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from desktop.episode import session_recorder
 
     def record(match: Any, tags: Any) -> Any:
-        title = f"Round-robin {plan.id}: {' vs '.join(tags['players'])}, match {tags['match'] + 1}"
+        lineup = " vs ".join(map(public_spec, tags["players"]))
+        title = f"Round-robin {plan.id}: {lineup}, match {tags['match'] + 1}"
         return session_recorder(out, title=title, extra={"tournament": dict(tags)})(match)
 
     bar = _Bar(len(plan.fixtures()), enabled=sys.stderr.isatty() and not args.json)
@@ -323,7 +325,8 @@ def _title(plan: TournamentPlan) -> str:
     games = ", ".join(plan.games)
     n = len(plan.pairs())
     per_pair = f"{plan.matches} match{'es' if plan.matches != 1 else ''} per pair"
-    return (f"Round-robin {plan.id} · {games} · {', '.join(plan.players)} · {per_pair} "
+    shown = ", ".join(public_spec(p) for p in plan.players)
+    return (f"Round-robin {plan.id} · {games} · {shown} · {per_pair} "
             f"({n} pair{'s' if n != 1 else ''}) · seed {plan.seed}")
 
 

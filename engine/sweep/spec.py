@@ -27,6 +27,7 @@ from typing import Any
 import engine
 from engine import safeio
 from engine.core import GameError, UnknownGameError
+from engine.llm.keys import mask_url_password
 from engine.options import OptionError, validate
 from engine.players import HUMAN
 from engine.roster import is_model_spec
@@ -108,7 +109,7 @@ class Lineup:
 
     @property
     def label(self) -> str:
-        return " vs ".join(self.specs)
+        return " vs ".join(mask_url_password(s) for s in self.specs)
 
     @property
     def has_model(self) -> bool:
@@ -181,7 +182,8 @@ class Cell:
         return {
             "game": self.game.id,
             "options": dict(sorted(self.game.options.items())),
-            "players": list(self.lineup.specs),
+            # As they may be shown: a password in a server's URL never reaches the index or a report.
+            "players": [mask_url_password(s) for s in self.lineup.specs],
             "harness": dict(sorted(self.harness.values.items())),
             "max_steps": self.max_steps,
         }

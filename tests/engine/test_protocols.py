@@ -76,9 +76,12 @@ def test_lmgame_protocol_is_the_papers() -> None:
     assert p.statistic == "sd"
     assert p.harness["reask"] == "none" and p.harness["fallback"] == "noop"
     made = {r.run.name: r.sweep for r in plan(p, player="sim").runs}
-    vlm = {s.name: s.values for s in made["model-vlm"].settings}
+    vlm = {s.name: s.values for s in made["model-mario"].settings}
     assert vlm["both-vlm"]["perception"] == "describe" and vlm["zs"]["perception"] == "image"
-    assert {g.label for g in made["model-vlm"].games} == {"mario", "courtroom"}
+    assert vlm["zs"]["prompt_variant"] == "lmgame"
+    mario = made["model-mario"].games[0].options
+    assert mario["durations"] is True and mario["max_frames"] == 30 and mario["stuck_seconds"] == 0
+    assert {g.label for g in made["model-courtroom"].games} == {"courtroom"}
     holdem = made["holdem"]
     assert holdem.games[0].options["hands"] == 40 and holdem.games[0].options["mirrored"] is True
     assert [s.values["prompt_variant"] for s in holdem.settings] == ["v0", "v1", "v2"]
