@@ -177,7 +177,8 @@ def rate(matches: Sequence[Match]) -> list[Standing]:
             else:
                 rec[3] += 1
     standings = [
-        Standing(p, kinds.get(p, "bot"), r.mu, r.sigma, *record[p], anchor=p in frozen)
+        Standing(p, kinds.get(p, "bot"), r.mu, r.sigma, record[p][0], record[p][1], record[p][2], record[p][3],
+                 anchor=p in frozen)
         for p, r in ratings.items()
     ]
     standings.sort(key=lambda s: (-s.low, -s.mu, s.player))
