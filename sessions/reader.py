@@ -169,7 +169,7 @@ class Session:
     def events_for_step(self, k: int) -> list[dict[str, Any]]:
         """Events of decision ``k`` (the one that turns state ``k`` into ``k + 1``), in file order:
         turn start, prompts, model calls, parsing, the decision and the applied action."""
-        return [self.events[i] for i in self._by_step.get(self._initial_step + k, ())]
+        return [self.events[i] for i in self._by_step.get((self._initial_step or 0) + k, ())]
 
     def game(self) -> Game:
         """The engine game this session was played with (built once, with the recorded options)."""
@@ -296,7 +296,7 @@ def damage_of(warnings: Sequence[str]) -> list[str]:
     return [w for w in warnings if not any(marker in w for marker in _NOT_DAMAGE)]
 
 
-def _rebuild_manifest(events: list[dict[str, Any]], name: str) -> dict[str, Any]:
+def _rebuild_manifest(events: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
     start = events[0]
     data = start["data"]
     players = data.get("players")

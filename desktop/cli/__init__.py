@@ -268,8 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="how long each board is shown (default 1)")
 
     imp = sub.add_parser("import", parents=[common],
-                         help="unpack a session zip into the sessions folder, or import a PGN file's games")
-    imp.add_argument("zip", type=Path)
+                         help="unpack a session zip into the sessions folder, or import games recorded "
+                         "elsewhere (PGN, GamingAgent logs, LVLM-Playground records)")
+    imp.add_argument("zip", type=Path, metavar="PATH",
+                     help="a session zip, a PGN file, a GamingAgent episode log or a folder of them, "
+                     "or an LVLM-Playground record (.json)")
+    imp.add_argument("--format", choices=("pgn", "gamingagent", "lvlm", "gamebot"), default=None,
+                     help="the format of PATH when its name does not say it")
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
     imp.add_argument("--copy", action="store_true",
                      help="import a session that is already in the sessions folder as a new copy")

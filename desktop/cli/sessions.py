@@ -481,7 +481,11 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """``playtrace import ZIP [--out DIR] [--copy]``: prints the new session folder.
+    """``playtrace import PATH [--format F] [--out DIR] [--copy]``: prints the new session folder(s).
+
+    PATH is a session zip, or a file or folder recorded elsewhere (:mod:`sessions.importers`): a PGN
+    file, a GamingAgent episode log or a folder of them; ``--format`` names the format when the file
+    does not say it.
 
     A session that is already in the sessions folder is refused (exit 1) unless ``--copy`` is given;
     then the copy gets a new id, and the command says so.
@@ -495,11 +499,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not zip_path.exists():
         err(f"{zip_path} does not exist")
         return EXIT_FAILURE
+    from sessions.importers import detect
+
+    fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    if fmt is not None:
+        return _import_recorded(zip_path, Path(root), fmt)
     if zip_path.is_dir():
-        err(f"{zip_path} is a folder, not a session zip file (a folder can be opened as it is)")
+        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent logs")
         return EXIT_FAILURE
-    if zip_path.suffix.lower() == ".pgn":
-        return _import_pgn(zip_path, Path(root))
     try:
         path = sessions.import_zip(zip_path, root)
     except (sessions.SessionError, OSError, ValueError) as exc:
@@ -516,13 +523,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _import_pgn(path: Path, root: Path) -> int:
-    """Every game of a PGN file as a chess session (:mod:`sessions.importers`)."""
+def _import_recorded(path: Path, root: Path, fmt: str) -> int:
+    """A file or folder recorded elsewhere (PGN, GamingAgent logs) as sessions
+    (:mod:`sessions.importers`); prints each session folder written."""
     from engine.safeio import InputError
-    from sessions.importers import ImportFormatError, import_pgn
+    from sessions.importers import ImportFormatError, import_path
 
     try:
-        written = import_pgn(path, root)
+        written = import_path(path, root, fmt)
     except (ImportFormatError, InputError, OSError) as exc:
         err(one_line(exc))
         return EXIT_FAILURE
