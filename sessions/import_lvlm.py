@@ -8,7 +8,7 @@ is one model turn: ``{step, screenshot_path, llm_raw_output, parsed_move, move_r
 reply, or ``null``).
 
 What is imported
-  Every finished end-to-end round of a two-player game (tic-tac-toe, reversi, gomoku, chess) becomes
+  Every finished end-to-end round of a two-player game (tic-tac-toe, reversi, chess) becomes
   a session of PlayTrace's game, with the game options of the ``lvlm-playground`` protocol: the model
   is the first seat (the reference's ``player_first``), the opponent the second; each of the model's
   moves has its raw answer as the decision's rationale. Every move is played by PlayTrace's rules and
@@ -21,6 +21,10 @@ What is imported
 What is not imported
   * Sudoku and Minesweeper rounds: the record holds their moves but not the puzzle (the start is
     drawn at random and kept only as screenshots), so the file is refused when it holds one.
+  * Gomoku rounds: the reference reads the model's ``"H8"`` as row H and the 0-based column 8 but
+    writes its own replies with 1-based columns, so the file is refused when it holds one.
+  * A Reversi pass: the reference's record has none; where the player to move has no move but the
+    pass, the pass is played (its rationale says so).
   * The model's mark: the reference draws X or O at random for the model and does not record it;
     the session's first seat plays first, as the model did.
   * The ``perceive``, ``qa`` and ``rule`` results: their items are the reference's own generated
@@ -44,8 +48,13 @@ __all__ = ["import_lvlm", "is_lvlm_record"]
 #: An experiment record larger than this is not one to import.
 MAX_RECORD_BYTES = 256 * 1024 * 1024
 TASKS = ("e2e", "perceive", "qa", "rule")
-#: Solo games whose start the record does not hold.
-_NO_START = ("sudoku", "minesweeper")
+#: Games of the reference whose rounds cannot be rebuilt, and why.
+_REFUSED = {
+    "sudoku": "rounds do not record the puzzle they started from (only screenshots)",
+    "minesweeper": "rounds do not record the minefield they started from (only screenshots)",
+    "gomoku": "rounds name the model's moves with 0-based columns and the opponent's with 1-based ones "
+    "(the reference's input_move and ai_move differ), so a record's moves cannot be placed with confidence",
+}
 _INVALID = ("invalid", "invalid_move", "INVALID_MOVE")
 
 
@@ -68,7 +77,7 @@ def _options(game_id: str) -> Mapping[str, Any]:
     return {}
 
 
-def _action(game_id: str, state: State, name: str, where: str) -> Action:
+def _action(game: Game, state: State, name: str, where: str) -> Action:
     """The legal action of the player to move that LVLM-Playground's move ``name`` names."""
     from engine.tasks import TaskError, definitions
 
@@ -76,7 +85,7 @@ def _action(game_id: str, state: State, name: str, where: str) -> Action:
         raise ImportFormatError(f"{where}: the game is already over in PlayTrace's rules at {name!r}")
     seat = state.to_act[0]
     try:
-        defs = definitions(game_id)
+        defs = definitions(game.id)
     except TaskError as exc:
         raise ImportFormatError(f"{where}: {exc}") from None
     read = defs.read_move(f"Movement: {name}")
@@ -87,7 +96,25 @@ def _action(game_id: str, state: State, name: str, where: str) -> Action:
         names = defs.valid_moves(state, seat)
         if len(names) == len(legal) and read in names:
             return legal[names.index(read)]
+    try:  # the game's own reader (chess: a move the reference took as SAN or as coordinates)
+        action = game.parse_action(name, state, seat)
+    except GameError:
+        action = None
+    if action is not None and action in legal:
+        return action
     raise ImportFormatError(f"{where}: {name!r} is not a legal move there in PlayTrace's rules")
+
+
+def _forced(game: Game, state: State) -> Action | None:
+    """The one action the player to move must play when it has no move the reference can name (a
+    Reversi pass, which the reference's record does not write), else ``None``."""
+    from engine.tasks import definitions
+
+    if state.is_over or not state.to_act:
+        return None
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    return legal[0] if len(legal) == 1 and not definitions(game.id).valid_moves(state, seat) else None
 
 
 def _invalid(entry: Mapping[str, Any]) -> bool:
@@ -97,11 +124,24 @@ def _invalid(entry: Mapping[str, Any]) -> bool:
 
 def _round(
     game: Game, round_: object, where: str
-) -> tuple[list[tuple[Action, str]], list[int], State, Mapping[str, Any]]:
+) -> tuple[list[tuple[int, Action, str]], list[int], State, Mapping[str, Any]]:
     if not isinstance(round_, dict) or not isinstance(round_.get("history"), list):
         raise ImportFormatError(f"{where}: an e2e round is {{score, steps, history}}")
     state = game.initial_state(seed=0)
-    moves: list[tuple[Action, str]] = []
+    moves: list[tuple[int, Action, str]] = []
+
+    def play_one(action: Action, comment: str) -> None:
+        nonlocal state
+        seat = state.to_act[0]
+        moves.append((seat, action, comment))
+        state = state.apply({seat: action})
+        forced = _forced(game, state)
+        while forced is not None:
+            seat = state.to_act[0]
+            moves.append((seat, forced, "forced (not in the record)"))
+            state = state.apply({seat: forced})
+            forced = _forced(game, state)
+
     invalid: list[int] = []
     for number, entry in enumerate(round_["history"], 1):
         at = f"{where}, step {number}"
@@ -111,14 +151,12 @@ def _round(
             invalid.append(number)
             continue
         raw = entry.get("llm_raw_output")
-        action = _action(game.id, state, str(entry["parsed_move"]), at)
-        moves.append((action, raw.strip() if isinstance(raw, str) else ""))
-        state = state.apply({state.to_act[0]: action})
+        play_one(
+            _action(game, state, str(entry["parsed_move"]), at), raw.strip() if isinstance(raw, str) else ""
+        )
         reply = entry.get("ai_move")
         if reply is not None:
-            action = _action(game.id, state, str(reply), f"{at} (the opponent's reply)")
-            moves.append((action, ""))
-            state = state.apply({state.to_act[0]: action})
+            play_one(_action(game, state, str(reply), f"{at} (the opponent's reply)"), "")
     score = round_.get("score")
     return moves, invalid, state, {"score": score, "steps": round_.get("steps")}
 
@@ -148,10 +186,8 @@ def import_lvlm(path: Path, root: Path) -> list[Path]:
         done = [(i, r) for i, r in enumerate(rounds, 1) if r is not None]
         if not done:
             continue
-        if name in _NO_START:
-            raise ImportFormatError(
-                f"{path}: e2e {name} rounds do not record the puzzle they started from (only screenshots)"
-            )
+        if name in _REFUSED:
+            raise ImportFormatError(f"{path}: e2e {name} {_REFUSED[name]}")
         try:
             game = engine.make(name, **_options(name))
         except (GameError, ValueError) as exc:
@@ -170,8 +206,8 @@ def import_lvlm(path: Path, root: Path) -> list[Path]:
     written = []
     for name, number, game, moves, invalid, final, facts in checked:
         by_seat: list[dict[int, tuple[Action, str]]] = [{}, {}]
-        for step, move in enumerate(moves):
-            by_seat[step % 2][step] = move
+        for step, (seat, action, comment) in enumerate(moves):
+            by_seat[seat][step] = (action, comment)
         sides = [
             RecordedSide("lvlm:model", "LVLM-Playground model", by_seat[0], resigns=True),
             RecordedSide("lvlm:opponent", "LVLM-Playground opponent", by_seat[1], resigns=True),

@@ -97,3 +97,48 @@ def test_a_bad_record_is_one_line_and_exit_1(
         assert "puzzle" in err
     if case == "tasks-only":
         assert "1 perceive/qa/rule" in err
+
+
+def test_reversi_and_chess_rounds_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import engine
+    from engine.tasks import definitions
+
+    # Reversi: squares named the reference's way (row letter, column number), read off PlayTrace's
+    # own list of legal squares so the test does not depend on a hand-checked opening.
+    game = engine.make("reversi")
+    state = game.initial_state(seed=0)
+    names: list[str] = []
+    for _ in range(4):
+        seat = state.to_act[0]
+        name = definitions("reversi").valid_moves(state, seat)[0]
+        names.append(name)
+        state = state.apply({seat: game.parse_action(name, state, seat)})
+    reversi = [_turn(0, names[0], names[1]), _turn(1, names[2], names[3])]
+    chess = [_turn(0, "e4", "e5"), _turn(1, "Nf3", "Nc6"), _turn(2, "Bb5", "a6")]
+    data = {
+        "e2e": {
+            "reversi": [{"score": 40, "steps": 3, "history": reversi}],
+            "chess": [{"score": 30, "steps": 4, "history": chess}],
+        }
+    }
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _cli(capsys, "import", str(record), "--out", str(tmp_path / "sessions"))
+    assert code == 0, err
+    rev, che = (load_session(Path(p)) for p in out.split())
+    assert rev.game_id == "reversi" and rev.state_at(4).to_json() == state.to_json()
+    assert che.game_id == "chess" and che.state_at(6).to_json()["fen"].startswith(
+        "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w"
+    )
+    # Both rounds stop with the game on: the model (to move) forfeits, as the reference scores it.
+    assert rev.summary()["winner"] == che.summary()["winner"] == 1
+
+
+def test_gomoku_rounds_are_refused_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = {"e2e": {"gomoku": [{"score": 10, "steps": 1, "history": [_turn(0, "H8", "H9")]}]}}
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _cli(capsys, "import", str(record), "--out", str(tmp_path / "s"))
+    assert code == 1 and out == "" and err.count("\n") == 1 and "gomoku" in err and "column" in err, err
