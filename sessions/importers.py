@@ -4,9 +4,10 @@
 (:func:`detect`):
 
 * ``pgn``: chess games (below);
-* ``gamingagent``: LMGame-Bench's GamingAgent episode logs (:mod:`sessions.import_gamingagent`).
+* ``gamingagent``: LMGame-Bench's GamingAgent episode logs (:mod:`sessions.import_gamingagent`);
+* ``lvlm``: LVLM-Playground's experiment records, their end-to-end games (:mod:`sessions.import_lvlm`).
 
-LVLM-Playground's and GAMEBoT's result files are not imported: they are refused with one line (see
+GAMEBoT's result files are not imported: ``--format gamebot`` is refused with one line (see
 :data:`REFUSED`).
 
 * PGN (``playtrace import games.pgn``): every game of the file becomes a chess session. Its moves are
@@ -141,8 +142,6 @@ def import_pgn(path: Path, root: Path) -> list[Path]:
 FORMATS = ("pgn", "gamingagent", "lvlm", "gamebot")
 #: Formats refused, with the reason (one line).
 REFUSED = {
-    "lvlm": "LVLM-Playground's result files are not imported yet (its end-to-end history names moves "
-    "in each game's own notation and needs a reader per game)",
     "gamebot": "GAMEBoT's result files are not imported yet (its game logs were not available to read "
     "their format from)",
 }
@@ -161,6 +160,14 @@ def detect(path: Path) -> str | None:
         return "pgn"
     if LOG_NAME.match(path.name):
         return "gamingagent"
+    if path.suffix.lower() == ".json":
+        from sessions.import_lvlm import MAX_RECORD_BYTES, is_lvlm_record
+
+        try:
+            data = loads_json(read_bytes(path, cap=MAX_RECORD_BYTES), "record")
+            return "lvlm" if is_lvlm_record(data) else None
+        except (InputError, OSError, ValueError):
+            return None
     if path.suffix.lower() == ".jsonl":
         try:
             head = read_bytes(path, cap=MAX_PGN_BYTES, what="log").split(b"\n", 1)[0]
@@ -191,4 +198,8 @@ def import_path(path: Path, root: Path, fmt: str | None = None) -> list[Path]:
         from sessions.import_gamingagent import import_gamingagent
 
         return import_gamingagent(path, root)
+    if chosen == "lvlm":
+        from sessions.import_lvlm import import_lvlm
+
+        return import_lvlm(path, root)
     raise ImportFormatError(f"{chosen!r} is not an import format ({', '.join(FORMATS)})")
