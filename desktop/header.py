@@ -179,6 +179,7 @@ class HeaderStrip(QFrame):
             # The board the fork starts from is the one on which step N is decided (desktop.status).
             parts.append(f"forked at step {step_number(step)}" if isinstance(step, int) else "forked")
         self.seed.setText(" · ".join(parts))
+        self._fit()
         self.set_status(str(info.get("status") or ""), info.get("scores"))
 
     @staticmethod
@@ -199,7 +200,26 @@ class HeaderStrip(QFrame):
         badge.setToolTip(str(player.get("spec", "")))
         for w in (swatch, name, label, badge):
             lay.addWidget(w)
+        badge.setObjectName("KindBadge")
         return box
+
+    def _fit(self) -> None:
+        """Hide the kind badges and the seed when the strip is narrower than it needs with them (a
+        narrow window, larger type for a talk): they give way before any name or the score is cut."""
+        layout = self.layout()
+        if layout is None:
+            return
+        badges = [b for box in self._seat_widgets for b in box.findChildren(QLabel, "KindBadge")]
+        optional = [self.seed, *badges]
+        for widget in optional:
+            widget.setVisible(True)
+        if layout.minimumSize().width() > self.width():
+            for widget in optional:
+                widget.setVisible(False)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
 
     def set_spend(self, spend: Mapping[str, Any] | None) -> None:
         """Show the cost meter (hidden when no seat is a model)."""

@@ -56,6 +56,8 @@ REPAINT_INTERVAL_MS = 50
 #: scrolls, so a folded prompt keeps the reasoning below it in view at 1280x800.
 PROMPT_FOLD_LINES = 6
 REASONING_FOLD_LINES = 14
+#: The description beside its image thumbnail: about the thumbnail's height.
+PERCEPTION_FOLD_LINES = 4
 ANSWER_FOLD_LINES = 8
 
 Resolver = Callable[[str], "bytes | None"]
@@ -226,7 +228,7 @@ class InspectorPanel(QWidget):
         self.perception_thumb_layout.addStretch(1)
         self.perception_thumb: ClickableThumbnail | None = None
         self.perception_view = FoldingTextView(
-            monospace=True, fold_lines=PROMPT_FOLD_LINES, placeholder="Waiting for the description…"
+            monospace=True, fold_lines=PERCEPTION_FOLD_LINES, placeholder="Waiting for the description…"
         )
         self.perception_view.setObjectName("PerceptionView")
         perception_layout.addWidget(self.perception_thumb_box, 0, Qt.AlignmentFlag.AlignTop)
@@ -783,7 +785,7 @@ class InspectorPanel(QWidget):
             self.perception_thumb = None
         if ref is not None:
             self.perception_thumb = ClickableThumbnail(
-                self._image_bytes(ref), "The image the perception model described", size=88)
+                self._image_bytes(ref), "The image the perception model described", size=72)
             self.perception_thumb_layout.insertWidget(0, self.perception_thumb)
         self.perception_thumb_box.setVisible(self.perception_thumb is not None)
         self.perception_label.setText(fmt.perception_html(sample))

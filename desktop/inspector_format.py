@@ -151,6 +151,8 @@ def harness_summary(spec: str, harness: Mapping[str, Any]) -> str:
     parts.append(f"prompt {harness.get('prompt_variant', 'default')}")
     if harness.get("action_format") not in (None, "text"):
         parts.append(f"answers as {harness['action_format']}")
+    if harness.get("logprobs"):
+        parts.append("logprobs on")
     parts.append(f"invalid: {policy_text(harness)}")
     # Each setting stays on one line; wrapping happens only between settings.
     return " · ".join(esc(p).replace(" ", "&nbsp;") for p in parts)
@@ -561,9 +563,10 @@ def perception_html(sample: Sample) -> str:
     provider = str(data.get("provider") or (started or {}).get("provider") or "?")
     model = str(data.get("model") or (started or {}).get("model") or "")
     name = f"<b>{esc(provider)}</b>" + (f" · {esc(model)}" if model and model != provider else "")
-    lines = [f"Described by {name} from the board image"]
+    first = f"Described by {name} from the board image"
     if data.get("template"):
-        lines.append(muted(f"prompt {esc(data['template'])}"))
+        first += " · " + muted(f"prompt {esc(data['template'])}")
+    lines = [first]
     finished, failed = _calls_for(sample, "perception")
     for call in finished:
         cost = call.get("cost_usd")
@@ -647,7 +650,7 @@ def _answer_source(data: Mapping[str, Any]) -> str:
         # "play_move({...})": the name, then the end of the arguments (where the move usually is).
         name, _, arguments = str(data["tool_call"]).partition("(")
         return (f"tool call <b>{esc(name)}</b><span style='font-family:monospace;'>"
-                f"({esc(short(arguments.removesuffix(')'), 80))})</span>")
+                f"({esc(short(arguments.removesuffix(')'), 56))})</span>")
     if fmt == "tools":
         return f"no tool call; raw “{esc(short(str(data.get('raw', ''))))}”"
     if fmt == "json":
@@ -811,6 +814,8 @@ def memory_summary(sample: Sample) -> str:
 def _param_text(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return f"{key} {'on' if value else 'off'}"
+    if isinstance(value, (list, tuple)):  # the tools offered: "tools play_move"
+        return f"{key} {', '.join(str(v) for v in value)}"
     return f"{key} {fmt_num(value)}"
 
 

@@ -56,6 +56,7 @@ class WindowActions:
     search: QAction
     probe: QAction
     ratings: QAction
+    rescore: QAction
 
     def by_id(self) -> dict[str, QAction]:
         """Every action by its command's id."""
@@ -121,6 +122,7 @@ def build_actions(window: MainWindow) -> WindowActions:
         "search": lambda: _search(w),
         "probe": lambda: _probe(w),
         "ratings": lambda: _ratings(w),
+        "rescore": lambda: _rescore(w),
     }
     return WindowActions(**make_actions(w, slots))
 
@@ -147,6 +149,12 @@ def _ratings(window: MainWindow) -> None:
     from desktop.ratings_view import open_ratings
 
     open_ratings(window)
+
+
+def _rescore(window: MainWindow) -> None:
+    from desktop.rescore_view import open_rescore
+
+    open_rescore(window)
 
 
 def _run_study(window: MainWindow) -> None:

@@ -529,6 +529,7 @@ class NewGameDialog(QDialog):
         seed_row.addWidget(reroll)
         form.addRow("Seed", seed_row)
         form.addRow("Max steps", self.max_steps)
+        self.form = form
         form.addRow("", self.paused)
 
         self.seats_host = QWidget()
@@ -618,6 +619,14 @@ class NewGameDialog(QDialog):
         self.description.setVisible(bool(self.description.text()))
         self.options_box.set_schema(cls.options_schema if cls is not None else (),
                                     previous.options if same and previous is not None else None)
+        # A game with its own step cap (an option) shows that one only, never two "Max steps".
+        own_cap = cls is not None and any(o.name == "max_steps" for o in cls.options_schema)
+        self.max_steps.setVisible(not own_cap)
+        label = self.form.labelForField(self.max_steps)
+        if label is not None:
+            label.setVisible(not own_cap)
+        if own_cap:
+            self.max_steps.setValue(0)
         self._rebuild_seats(cls, previous if same else None)
         self._check_options()
 

@@ -150,9 +150,9 @@ class OptionsBox(QGroupBox):
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(10)
-        narrow = isinstance(field, (QSpinBox, QDoubleSpinBox, QComboBox))
+        narrow = isinstance(field, (QSpinBox, QDoubleSpinBox, QComboBox, QCheckBox))
         layout.addWidget(field, 0 if narrow else 1)
-        if option.help and not isinstance(field, QCheckBox):
+        if option.help:  # a check box says what it turns on as a number field does
             hint = QLabel(option.help)
             hint.setObjectName("Muted")
             hint.setWordWrap(True)

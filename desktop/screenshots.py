@@ -6,7 +6,9 @@ The documentation's pictures (``docs/screenshots``) come from the same window::
 
 ``--games`` saves each game played by a person (``<id>-human.png``) and by the simulated model
 (``<id>-sim.png``), skipping games not available here with a message; ``--study`` the participant flow
-(``study-consent.png``, ``study-game.png``); ``--annotate`` the Annotate steps panel (``annotate.png``).
+(``study-consent.png``, ``study-game.png``); ``--annotate`` the Annotate steps panel (``annotate.png``);
+``--harness`` the model panel of a decision whose board a model described (perception ``describe``)
+and whose move came as a tool call (``harness-describe-tools.png``).
 
 Runs offscreen at 1280x800 with sessions in a throw-away folder (unless ``PLAYTRACE_HOME`` is set), so
 it works on a build machine without a display and never touches a user's sessions.
@@ -447,8 +449,40 @@ async def take_annotate(window: Any, out: Path) -> list[Path]:
     return [shot]
 
 
+async def take_harness(window: Any, out: Path) -> list[Path]:
+    """The model panel on a recorded 2048 game of the simulated model with ``describe`` perception and
+    tool calling: the perception stage (the image, the description, its call) above the parse chain."""
+    from desktop.controller import GameSetup, SeatSetup
+
+    c = window.controller
+    options = {**SIM_OPTIONS, "perception": "describe", "action_format": "tools", "reflection": False,
+               "memory": 2}
+    folder = await window.start_game(GameSetup("2048", [SeatSetup("sim", options)], seed=3, delay=0,
+                                               max_steps=4))
+    await _until(lambda: c.folder == folder and c.finished_status is not None, timeout=60)
+    window.open_session(folder)
+    await _until(lambda: c.mode == "replay")
+    c.scrub(2)
+    await _settle()
+    window.refresh()
+    inspector = window.inspector
+    folded = (inspector.sec_outcome, inspector.sec_prompt, inspector.sec_reasoning, inspector.sec_verify,
+              inspector.sec_reflection, inspector.sec_memory, inspector.sec_usage)
+    for section in folded:
+        section.set_expanded(False)
+    for section in (inspector.sec_perception, inspector.sec_answer):
+        section.set_expanded(True)
+    await _settle(0.1)
+    # The perception stage at the top (the decision's header names the action too).
+    content = inspector.scroll.widget()
+    top = inspector.sec_perception.mapTo(content, inspector.sec_perception.rect().topLeft()).y()
+    inspector.scroll.verticalScrollBar().setValue(top)
+    await _settle(0.1)
+    return [save_doc_png(window, out / "harness-describe-tools.png")]
+
+
 async def take_docs(out: Path, games: list[str], *, study: bool = False,
-                    annotate: bool = False) -> list[Path]:
+                    annotate: bool = False, harness: bool = False) -> list[Path]:
     """The documentation's pictures: each game in ``games`` played by a person and by the simulated
     model, then (when asked) the study's participant flow and the annotation panel."""
     from desktop.main_window import MainWindow
@@ -463,6 +497,8 @@ async def take_docs(out: Path, games: list[str], *, study: bool = False,
         saved += await take_games(window, out, games)
         if annotate:
             saved += await take_annotate(window, out)
+        if harness:
+            saved += await take_harness(window, out)
         if study:
             saved += await take_study(out)
     finally:
@@ -486,15 +522,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="the participant flow of the example study (study-consent.png, study-game.png)")
     parser.add_argument("--annotate", action="store_true",
                         help="the Annotate steps panel on a recorded session (annotate.png)")
+    parser.add_argument("--harness", action="store_true",
+                        help="the model panel with a describe perception stage and a tool-call parse chain "
+                        "(harness-describe-tools.png)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if not os.environ.get("PLAYTRACE_HOME"):
         os.environ["PLAYTRACE_HOME"] = tempfile.mkdtemp(prefix="playtrace-shots-")
     from desktop import qt_app
 
-    docs = bool(games or args.study or args.annotate)
+    docs = bool(games or args.study or args.annotate or args.harness)
     if docs:
-        saved = qt_app.run(take_docs(args.out_dir, games, study=args.study, annotate=args.annotate))
+        saved = qt_app.run(take_docs(args.out_dir, games, study=args.study, annotate=args.annotate,
+                                     harness=args.harness))
     else:
         saved = qt_app.run(take(args.out_dir))
     for path in saved:

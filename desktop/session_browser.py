@@ -273,11 +273,12 @@ class SessionBrowser(QDialog):
         header.setStretchLastSection(False)
         # An id's distinctive part is its end (the random suffix): clip cells in the middle.
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        for col, width in enumerate((130, 100, 200, 55, 200, 150, 220)):
+        for col, width in enumerate((130, 100, 260, 55, 170, 130, 190)):
             self.table.setColumnWidth(col, width)
-        # Players, result and id share what is left, so every column stays in view in a narrow window.
-        for col in (2, 4, ID_COLUMN):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        # Players takes what is left (the longest text: "Simulated model (offline) vs Minimax"); the
+        # result and the id keep their width (an id is cut in its middle, its whole text in a tooltip).
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(50)
         self.table.doubleClicked.connect(lambda index: self.open_row(index.row()))
         self.table.installEventFilter(self)
 

@@ -134,6 +134,7 @@ class TournamentDialog(QDialog):
         self.matches_spin.setRange(1, 1000)
         self.matches_spin.setValue(4)
         self.matches_spin.setToolTip("The paper plays 20 matches per pair")
+        self.matches_spin.valueChanged.connect(lambda _v: self._choices_changed())
         self.concurrency_spin = QSpinBox()
         self.concurrency_spin.setRange(1, 64)
         self.concurrency_spin.setValue(4)
@@ -227,7 +228,7 @@ class TournamentDialog(QDialog):
             check = QCheckBox(label)
             check.setProperty("spec", spec)
             check.setChecked(checked)
-            check.toggled.connect(self._update_start)
+            check.toggled.connect(self._choices_changed)
             self.players_layout.addWidget(check)
             self.player_checks.append(check)
         self.prompt_combo.clear()
@@ -238,7 +239,7 @@ class TournamentDialog(QDialog):
         for name in names:
             self.prompt_combo.addItem(name, name)
         self.prompt_combo.setCurrentIndex(max(0, self.prompt_combo.findData(cls.default_prompt)))
-        self._update_start()
+        self._choices_changed()
 
     def selected_players(self) -> list[str]:
         return [str(c.property("spec")) for c in self.player_checks if c.isChecked()]
@@ -251,6 +252,19 @@ class TournamentDialog(QDialog):
         self.prompt_combo.setEnabled(has_model and not running)
         if not running:
             self.status.setText("" if enough else "Choose at least two players.")
+
+    def _choices_changed(self) -> None:
+        self._update_start()
+        if self.runner is None:
+            self._show_planned()
+
+    def _show_planned(self) -> None:
+        """The progress bar counts the matches the choices plan (3 players, 4 per pair: 0 / 12)."""
+        players = len(self.selected_players())
+        planned = players * (players - 1) // 2 * self.matches_spin.value()
+        self.progress.setRange(0, max(planned, 1))
+        self.progress.setValue(0)
+        self.progress.setFormat(f"0 / {planned} matches planned" if planned else "no match planned")
 
     def plan(self) -> TournamentPlan:
         """The plan the controls describe (raises ``ValueError`` for an impossible one)."""
@@ -284,6 +298,7 @@ class TournamentDialog(QDialog):
             self.status.setText(f"<span style='color:{theme.ERROR_FG};'>{exc}</span>")
             return
         self.runner, self.folder, self.records = runner, folder, []
+        self.progress.setFormat("%v / %m matches")
         self.progress.setRange(0, runner.result.total)
         self.progress.setValue(0)
         self._set_controls(running=True)

@@ -39,9 +39,19 @@ def frame_size(game_id: str, size: tuple[int, int] | None = None) -> tuple[int, 
     return DEFAULT_FRAME_WIDTH, max(1, round(DEFAULT_FRAME_WIDTH / aspect))
 
 
-def frame(game_id: str, state: State, width: int, height: int) -> np.ndarray:
-    """``state`` drawn by its game's renderer as a ``height x width x 3`` uint8 array."""
-    image = renderer(game_id).render(state, width, height)
-    rgb = image.convertToFormat(type(image).Format.Format_RGB888)
-    raw = np.frombuffer(rgb.constBits(), dtype=np.uint8, count=rgb.sizeInBytes())
-    return raw.reshape(height, rgb.bytesPerLine())[:, : width * 3].reshape(height, width, 3).copy()
+def frame(game_id: str, state: State, width: int, height: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``state`` drawn by its game's renderer as a ``height x width x 3`` uint8 array.
+
+    With ``out`` (a C-contiguous ``height x width x 3`` uint8 array, such as the last frame once it
+    has been used) the picture is drawn into it and it is returned: no frame-sized memory is
+    allocated. Without, a new array is returned.
+
+    Raises:
+        ValueError: ``out`` does not have that shape and type.
+    """
+    if out is None:
+        out = np.empty((height, width, 3), dtype=np.uint8)
+    elif out.shape != (height, width, 3):
+        raise ValueError(f"out has shape {out.shape}, not ({height}, {width}, 3)")
+    result: np.ndarray = renderer(game_id).render_rgb(state, out)
+    return result

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import random
 import re
 import tomllib
@@ -60,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import safeio
+from engine.llm.base import LLMError
 from engine.tomllines import locate
 
 __all__ = [
@@ -79,6 +81,10 @@ ORDERS = ("fixed", "shuffle", "latin")
 KINDS = ("likert", "text")
 COLLECTABLE = ("absolute_times", "names")
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+#: The longest limit (a move, a game, a break) a study may set: a day.
+MAX_SECONDS = 86_400
 
 
 class StudyError(ValueError):
@@ -542,8 +548,10 @@ class _Reader:
         self, table: Mapping[str, Any], key: str, path: Sequence[str | int], *, default: Any = _MISSING
     ) -> float:
         value = self._get(table, key, path, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            self.fail(f"{key} must be a number of seconds of at least 0, not {value!r}", path, key)
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                or not 0 <= value <= MAX_SECONDS):
+            self.fail(f"{key} must be a number of seconds from 0 to {MAX_SECONDS:,}, not {value!r}",
+                      path, key)
         return float(value)
 
     def boolean(
@@ -568,23 +576,30 @@ class _Reader:
                 self.fail(f"unknown key {key!r}; expected one of {', '.join(sorted(known))}", path, key)
 
 
-def check_games(study: Study) -> list[str]:
+def check_games(study: Study, text: str | None = None) -> list[str]:
     """What is wrong with the study's games here: unknown games or options, unknown opponents,
-    games that cannot be played on this machine (each a sentence naming the game's key)."""
+    games that cannot be played on this machine (each a sentence naming the game's key, and with the
+    study's ``text`` the line of the value at fault: "line 12: game 'chess2': ...")."""
     from engine.core import GameError
     from engine.registry import make
     from engine.roster import make_player
 
+    def at(i: int, key: str) -> str:
+        line = locate(text, ["game", i, key]) if text is not None else None
+        return f"line {line}: " if line is not None else ""
+
     problems = []
-    for g in study.games:
+    for i, g in enumerate(study.games):
         try:
             game = make(g.game, **dict(g.options))
         except (GameError, ValueError) as exc:
-            problems.append(f"game {g.key!r}: {exc}")
+            key = "options" if isinstance(exc, ValueError) and not isinstance(exc, GameError) else "game"
+            problems.append(f"{at(i, key) or at(i, 'game')}game {g.key!r}: {exc}")
             continue
         if game.num_seats > 1:
             try:
                 make_player(g.opponent, game, seed=0)
-            except (ValueError, LookupError) as exc:
-                problems.append(f"game {g.key!r}: opponent {g.opponent!r}: {exc}")
+            except (ValueError, LookupError, LLMError) as exc:  # LLMError: no key for a model opponent
+                problems.append(f"{at(i, 'opponent') or at(i, 'game')}game {g.key!r}: opponent "
+                                f"{g.opponent!r}: {exc}")
     return problems

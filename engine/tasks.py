@@ -22,6 +22,7 @@ It names no game: everything game-specific comes from the declaration through :m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import math
@@ -35,6 +36,7 @@ from typing import Any
 
 from engine import safeio
 from engine.core import Game, JsonDict, Seat, State
+from engine.llm.base import LLMError, ModelUnusable
 
 __all__ = [
     "DEFAULT_IMAGE_SIZE", "GAME_RATINGS", "ItemResult", "PAPER_RANDOM", "RESULTS_FORMAT", "SET_FORMAT",
@@ -188,7 +190,10 @@ class ItemResult:
     latency_s: float | None = None
 
     def to_json(self) -> JsonDict:
-        return {"id": self.id, "answer": self.answer, "parsed": self.parsed, "score": self.score,
+        answer = self.answer
+        if len(answer) > MAX_ANSWER_CHARS:  # a 50 MB answer is kept as its start, marked as cut
+            answer = answer[:MAX_ANSWER_CHARS] + f"… [cut: {len(self.answer):,} characters in all]"
+        return {"id": self.id, "answer": answer, "parsed": self.parsed, "score": self.score,
                 "correct": self.correct, "error": self.error,
                 "latency_s": None if self.latency_s is None else round(self.latency_s, 4)}
 
@@ -218,6 +223,11 @@ def _check_task(task: str) -> None:
 
 class Definitions:
     """A game's task definitions, loaded through its declaration (attribute access by name)."""
+
+    #: A model's answer as the game's move name (``"B2"``), or ``None`` when it names none.
+    read_move: Callable[[str], str | None]
+    #: Every move ``seat`` may make in ``state``, by name.
+    valid_moves: Callable[[State, Seat], list[str]]
 
     def __init__(self, cls: type[Game]) -> None:
         self.cls = cls
@@ -742,21 +752,30 @@ OnResult = Callable[[int, int, ItemResult], None]
 
 async def evaluate(ts: TaskSet, player: str, *, concurrency: int = 4, limit: int | None = None,
                    on_result: OnResult | None = None, timeout_s: float | None = None,
-                   max_tokens: int = 1024, temperature: float | None = None) -> list[ItemResult]:
+                   max_tokens: int = 1024, temperature: float | None = None,
+                   done_before: Mapping[str, ItemResult] | None = None) -> list[ItemResult]:
     """Run ``player`` over the items of ``ts`` (the first ``limit``) and score every reply.
 
     ``random`` and ``sim`` answer offline from a generator seeded by the set and the item (so a
     rerun gives the same results); model specs go through :func:`engine.llm.factory.make_client`
     with the item's image. A failed call is recorded on its item (``error`` ``"api: …"``, score 0,
-    left out of the mean) and never ends the run.
+    left out of the mean) and never ends the run, except a rejected key or an unknown model, which no
+    item can get past: that raises :class:`~engine.llm.base.ModelUnusable` at once.
+
+    ``done_before``: items answered by an earlier, interrupted run (see :class:`AnswerLog`); they are
+    not asked again.
 
     Raises:
         TaskError: an unknown player spec, or a client that cannot be built (no key).
+        ModelUnusable: the model refused the key or does not exist.
     """
-    items = ts.items[: limit] if limit else ts.items
+    all_items = ts.items[: limit] if limit else ts.items
     spec = player.strip()
     done = 0
-    results: dict[str, ItemResult] = {}
+    results: dict[str, ItemResult] = {
+        i.id: done_before[i.id] for i in all_items if done_before and i.id in done_before
+    }
+    items = tuple(i for i in all_items if i.id not in results)
 
     def record(result: ItemResult) -> None:
         nonlocal done
@@ -765,6 +784,9 @@ async def evaluate(ts: TaskSet, player: str, *, concurrency: int = 4, limit: int
         if on_result is not None:
             on_result(done, len(items), result)
 
+    if not items:
+        return [results[i.id] for i in all_items]
+
     if spec in ("random", "sim") or spec.startswith("sim:"):
         offline = random_answer if spec == "random" else sim_answer
         for item in items:
@@ -772,16 +794,27 @@ async def evaluate(ts: TaskSet, player: str, *, concurrency: int = 4, limit: int
             started = time.perf_counter()
             answer = offline(ts, item, rng)
             record(score(ts, item, answer, latency_s=time.perf_counter() - started))
-        return [results[i.id] for i in items]
+        return [results[i.id] for i in all_items]
     ask = _model_caller(spec, timeout_s=timeout_s, max_tokens=max_tokens, temperature=temperature)
     gate = asyncio.Semaphore(max(1, concurrency))
 
+    refused: list[ModelUnusable] = []
+
     async def one(item: TaskItem) -> None:
         async with gate:
+            if refused:  # the model refused the key: nothing more is asked
+                return
             png = ts.image_bytes(item)  # a refused image stops the run: the set's fault, not the model's
             started = time.perf_counter()
             try:
                 answer = await ask(item.prompt, png)
+            except LLMError as exc:
+                if exc.is_run_error:
+                    refused.append(ModelUnusable(exc))
+                    raise refused[-1] from None
+                record(ItemResult(item.id, "", None, 0.0, False, f"api: {_api_why(exc)}",
+                                  time.perf_counter() - started))
+                return
             except Exception as exc:  # noqa: BLE001  (an API fault is recorded on its item)
                 from engine.llm.keys import redact
 
@@ -791,11 +824,91 @@ async def evaluate(ts: TaskSet, player: str, *, concurrency: int = 4, limit: int
                 return
             record(score(ts, item, answer, latency_s=time.perf_counter() - started))
 
+    tasks = [asyncio.ensure_future(one(item)) for item in items]
     try:
-        await asyncio.gather(*(one(item) for item in items))
+        await asyncio.gather(*tasks)
+    except BaseException:
+        # A refused key (or a stop): the items still waiting are not asked.
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
     finally:
         await ask.close()  # type: ignore[attr-defined]
-    return [results[i.id] for i in items]
+    return [results[i.id] for i in all_items]
+
+
+def _api_why(exc: BaseException) -> str:
+    from engine.llm.keys import redact
+
+    return str(redact(f"{type(exc).__name__}: {exc}".splitlines()[0]))
+
+
+#: An answer kept in a results file or an answer log is cut to this many characters (and marked).
+MAX_ANSWER_CHARS = 64 * 1024
+
+
+class AnswerLog:
+    """``results/.<player>.answers.jsonl``: each answer of a running ``tasks eval``, one JSON line,
+    written and flushed as it comes, so a killed run loses nothing answered; the next run reads it
+    back (:meth:`load`) and asks only the rest. API failures are not kept: they are asked again.
+    A first line names the set and the player, so a log of another set is never mixed in.
+    """
+
+    def __init__(self, folder: str | Path, ts: TaskSet, player: str) -> None:
+        self.path = Path(folder) / "results" / f".{player_slug(player)}.answers.jsonl"
+        self.header = {"format": "playtrace-task-answers", "game": ts.game, "task": ts.task, "n": ts.n,
+                       "seed": ts.seed, "player": player_slug(player)}
+        self._fh: Any = None
+
+    def load(self) -> dict[str, ItemResult]:
+        """The answers kept by an earlier run of the same player on the same set (a torn last line
+        and anything unreadable are skipped)."""
+        try:
+            data = safeio.read_bytes(self.path, cap=1024 * 1024 * 1024)
+        except FileNotFoundError:
+            return {}
+        lines = data.decode("utf-8", "replace").splitlines()
+        try:
+            if not lines or json.loads(lines[0]) != self.header:
+                return {}
+        except ValueError:
+            return {}
+        kept: dict[str, ItemResult] = {}
+        for line in lines[1:]:
+            try:
+                item = ItemResult.from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError, RecursionError):
+                continue  # a line cut by the kill
+            kept[item.id] = item
+        return kept
+
+    def open(self, kept: Mapping[str, ItemResult]) -> None:
+        """Start the log afresh with the ``kept`` answers (so it never grows past one line per item)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(self.header) + "\n")
+            for item in kept.values():
+                fh.write(json.dumps(item.to_json(), ensure_ascii=False) + "\n")
+        os.replace(tmp, self.path)
+        self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115  (closed by close())
+
+    def add(self, result: ItemResult) -> None:
+        """Keep one answer (not an API failure: that item is asked again next time)."""
+        if self._fh is None or (result.error or "").startswith("api:"):
+            return
+        self._fh.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        self._fh.flush()
+
+    def close(self, *, finished: bool) -> None:
+        """Close the log; a finished run's results file holds everything, so its log goes."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if finished:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
 
 
 class _Caller:

@@ -43,6 +43,7 @@ from engine.agent.verify import questions_for
 from engine.batch import FINISHED_STATUSES, BatchPlan, BatchRunner, EpisodeStats, Recorder
 from engine.core import Game, GameError
 from engine.events import Event
+from engine.llm.keys import mask_url_password
 from engine.match import Match
 from engine.questions import Question, Tally, tally
 from engine.registry import make
@@ -531,7 +532,8 @@ def build_table(
     declared questions (for the metric of each); by default they are loaded from the games.
     """
     order_games = list(games or [])
-    order_players = list(players or [])
+    # Players are named as they may be shown: a password in a server's URL never reaches a table.
+    order_players = [mask_url_password(p) for p in players or []]
     seen: dict[str, set[str]] = {}
     standings: dict[tuple[str, str], Standing] = {}
     outcome_kind: dict[str, str] = {}
@@ -543,7 +545,8 @@ def build_table(
         kind = outcome_kind.get(record.game_id)
         if kind is None:
             kind = outcome_kind[record.game_id] = _outcome_kind(record.game_id, record)
-        for seat, player in enumerate(record.seats):
+        for seat, spec in enumerate(record.seats):
+            player = mask_url_password(spec)
             if player not in order_players:
                 order_players.append(player)
             if seat < len(record.labels) and record.labels[seat]:

@@ -16,6 +16,7 @@ import functools
 import os
 import struct
 import sys
+import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
@@ -304,6 +305,26 @@ class GridGeometry:
         return row, col
 
 
+_canvases = threading.local()
+#: Frame sizes whose canvas a thread keeps for :meth:`Renderer.render_rgb`.
+_CANVAS_SIZES = 4
+
+
+def _canvas(width: int, height: int) -> QImage:
+    """This thread's opaque ``width`` x ``height`` canvas, made once and painted over every frame."""
+    kept: dict[tuple[int, int], QImage] | None = getattr(_canvases, "by_size", None)
+    if kept is None:
+        kept = _canvases.by_size = {}
+    canvas = kept.get((width, height))
+    if canvas is None:
+        if len(kept) >= _CANVAS_SIZES:
+            kept.clear()
+        canvas = kept[(width, height)] = QImage(width, height, QImage.Format.Format_RGB32)
+        canvas.setDotsPerMeterX(_DOTS_PER_METRE)
+        canvas.setDotsPerMeterY(_DOTS_PER_METRE)
+    return canvas
+
+
 class SpriteCache:
     """Small pictures (a piece at a cell size) drawn once and reused every frame, by key; emptied
     whenever it holds ``limit`` of them (a crude bound: a window resized many times leaves old sizes
@@ -471,6 +492,66 @@ class Renderer(abc.ABC):
         finally:
             painter.end()
         return image
+
+    def render_rgb(
+        self,
+        state: Any,
+        out: np.ndarray,
+        *,
+        highlight: Sequence[str] = (),
+        grid_labels: bool = False,
+    ) -> np.ndarray:
+        """Draw ``state`` into ``out`` (a C-contiguous ``height x width x 3`` uint8 array) and return it.
+
+        The picture is :meth:`render`'s. No frame-sized memory is allocated once the size has been
+        drawn in this thread: the painting happens on a canvas kept per size and thread, and Qt
+        converts it into ``out``'s memory (what an ``rgb_array`` frame that is thrown away after use
+        needs; see :func:`engine.frames.frame`).
+
+        Raises:
+            ValueError: ``out`` is not a writable C-contiguous uint8 array of shape ``(h, w, 3)``.
+        """
+        if (
+            out.ndim != 3
+            or out.shape[2] != 3
+            or out.dtype != np.uint8
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+            or out.shape[0] < 1
+            or out.shape[1] < 1
+        ):
+            raise ValueError(
+                f"out must be a writable C-contiguous uint8 array of shape (height, width, 3), not "
+                f"{out.dtype} {out.shape}"
+            )
+        _bundled_families()  # also ensures the GUI application
+        height, width = int(out.shape[0]), int(out.shape[1])
+        canvas = _canvas(width, height)
+        canvas.fill(color(THEME.background))
+        painter = QPainter(canvas)
+        try:
+            painter.setRenderHints(
+                QPainter.RenderHint.Antialiasing
+                | QPainter.RenderHint.TextAntialiasing
+                | QPainter.RenderHint.SmoothPixmapTransform
+            )
+            self.paint(
+                painter,
+                state,
+                QRectF(0, 0, width, height),
+                highlight=tuple(highlight),
+                grid_labels=grid_labels,
+            )
+        finally:
+            painter.end()
+        target = QImage(out.data, width, height, width * 3, QImage.Format.Format_RGB888)
+        blit = QPainter(target)
+        try:
+            blit.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            blit.drawImage(0, 0, canvas)
+        finally:
+            blit.end()
+        return out
 
     def hit_test(self, state: Any, width: int, height: int, x: float, y: float) -> str | None:
         """The action a click at pixel (``x``, ``y``) of a ``width`` x ``height`` drawing means.

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QPen, QTransform
 
 from renderers.base import (
     MARGIN,
     THEME,
     Renderer,
+    SpriteCache,
     board_rect,
     centered_square,
     color,
@@ -83,10 +84,25 @@ class _Layout:
 
 
 class ConnectFourRenderer(Renderer):
-    """Draws Connect Four positions; X (seat 0) plays red discs, O (seat 1) yellow ones."""
+    """Draws Connect Four positions; X (seat 0) plays red discs, O (seat 1) yellow ones.
+
+    What never changes at a size is drawn once per size: pictures of the whole board (frame and
+    numbers included) with every hole empty (with and without the holes' labels), every hole holding
+    a red disc and every hole holding a yellow one. A frame is the empty board with each occupied
+    cell's square copied from the board of its colour (a hole, its disc and its label stay inside
+    their cell, so the copy is what drawing there makes); what depends on the moment (the last-move
+    dot, highlights, the winning line) is drawn on top. Through a scaling or rotating painter, or at
+    a fractional position, the board is drawn shape by shape instead.
+    """
 
     game_id = "connect4"
     aspect = 1.0
+    #: Whether to compose frames from the boards drawn once per size (``False``: draw every shape).
+    layered: bool = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._layers = SpriteCache(limit=16)  # (width, height, fill, labels) -> board picture
 
     def paint(
         self,
@@ -105,28 +121,15 @@ class ConnectFourRenderer(Renderer):
         cells: Sequence[str] = state.cells
         painter.save()
 
-        # The frame: one rounded blue card, with the holes drawn on top in the canvas colour.
-        painter.setPen(QPen(color(FRAME_EDGE), max(1.0, cell * 0.04)))
-        painter.setBrush(color(FRAME))
-        pad = cell * 0.08
-        radius = cell * 0.22
-        painter.drawRoundedRect(lay.frame.adjusted(-pad, -pad, pad, pad), radius, radius)
-
-        hole_pen = QPen(color(FRAME_EDGE), max(1.0, cell * 0.035))
-        label_font = font(cell * 0.17)
-        for r in range(ROWS):
-            for c in range(COLS):
-                mark = cells[r * COLS + c] if r * COLS + c < len(cells) else ""
-                hole = lay.hole(r, c)
-                if mark in DISC:
-                    self._disc(painter, hole, mark, cell)
-                else:
-                    painter.setPen(hole_pen)
-                    painter.setBrush(color(THEME.background))
-                    painter.drawEllipse(hole)
-                    if grid_labels:
-                        draw_text_centered(painter, f"({r},{c})", label_font, hole.center(),
-                                           color(THEME.ink_muted, 200))
+        if self.layered and self._composable(painter, rect):
+            self._compose(painter, rect, cells, grid_labels)
+        else:
+            self._board(painter, lay, lambda r, c: cells[r * COLS + c] if r * COLS + c < len(cells) else "")
+            self._numbers(painter, lay)
+            if grid_labels:
+                self._labels(
+                    painter, lay, lambda r, c: cells[r * COLS + c] if r * COLS + c < len(cells) else ""
+                )
 
         last = parse_cell(getattr(state, "last_action", None) or "")
         if last is not None and cells[last[0] * COLS + last[1]] in DISC:
@@ -155,8 +158,91 @@ class ConnectFourRenderer(Renderer):
                 painter.setPen(pen)
                 painter.drawLine(QLineF(first, end))
 
-        self._numbers(painter, lay)
         painter.restore()
+
+    def _board(self, painter: QPainter, lay: _Layout, mark_at: Callable[[int, int], str]) -> None:
+        """The frame with its holes, each empty or holding the disc ``mark_at(r, c)`` names."""
+        cell = lay.cell
+        # The frame: one rounded blue card, with the holes drawn on top in the canvas colour.
+        painter.setPen(QPen(color(FRAME_EDGE), max(1.0, cell * 0.04)))
+        painter.setBrush(color(FRAME))
+        pad = cell * 0.08
+        radius = cell * 0.22
+        painter.drawRoundedRect(lay.frame.adjusted(-pad, -pad, pad, pad), radius, radius)
+        hole_pen = QPen(color(FRAME_EDGE), max(1.0, cell * 0.035))
+        for r in range(ROWS):
+            for c in range(COLS):
+                mark = mark_at(r, c)
+                hole = lay.hole(r, c)
+                if mark in DISC:
+                    self._disc(painter, hole, mark, cell)
+                else:
+                    painter.setPen(hole_pen)
+                    painter.setBrush(color(THEME.background))
+                    painter.drawEllipse(hole)
+
+    @staticmethod
+    def _labels(painter: QPainter, lay: _Layout, mark_at: Callable[[int, int], str]) -> None:
+        """Each empty hole's ``(r,c)``."""
+        label_font = font(lay.cell * 0.17)
+        ink = color(THEME.ink_muted, 200)
+        for r in range(ROWS):
+            for c in range(COLS):
+                if mark_at(r, c) not in DISC:
+                    draw_text_centered(painter, f"({r},{c})", label_font, lay.hole(r, c).center(), ink)
+
+    @staticmethod
+    def _composable(painter: QPainter, rect: QRectF) -> bool:
+        """Whether pictures drawn once land pixel for pixel: an unscaled painter at whole pixels."""
+        transform = painter.transform()
+        device = painter.device()
+        return (
+            transform.type().value <= QTransform.TransformationType.TxTranslate.value
+            and float(transform.dx()).is_integer()
+            and float(transform.dy()).is_integer()
+            and float(rect.x()).is_integer()
+            and float(rect.y()).is_integer()
+            and float(rect.width()).is_integer()
+            and float(rect.height()).is_integer()
+            and (device is None or device.devicePixelRatioF() == 1.0)
+        )
+
+    def _layer(self, width: int, height: int, fill: str, labels: bool = False) -> QImage:
+        """The whole board at ``width`` x ``height`` with every hole ``fill`` (``""``, X or O), empty
+        holes with their ``(r,c)`` when ``labels``."""
+        key = (width, height, fill, labels)
+        layer = self._layers.get(key)
+        if layer is None:
+            layer = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+            layer.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(layer)
+            painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+            lay = _Layout(QRectF(0, 0, width, height))
+            self._board(painter, lay, lambda r, c: fill)
+            if not fill:
+                self._numbers(painter, lay)
+            if labels:
+                self._labels(painter, lay, lambda r, c: fill)
+            painter.end()
+            layer = self._layers.keep(key, layer)
+        return layer
+
+    def _compose(self, painter: QPainter, rect: QRectF, cells: Sequence[str], labels: bool) -> None:
+        """The board from the pictures drawn once: the empty board (with the holes' labels when
+        ``labels``), then each disc's cell square."""
+        width, height = int(rect.width()), int(rect.height())
+        left, top = int(rect.x()), int(rect.y())
+        painter.drawImage(left, top, self._layer(width, height, "", labels))
+        local = _Layout(QRectF(0, 0, width, height))
+        for index, mark in enumerate(cells[: ROWS * COLS]):
+            if mark not in DISC:
+                continue
+            box = local.cell_rect(index // COLS, index % COLS)
+            x0, y0, x1, y1 = round(box.left()), round(box.top()), round(box.right()), round(box.bottom())
+            source = QRect(x0, y0, x1 - x0, y1 - y0)
+            painter.drawImage(
+                QRect(left + x0, top + y0, x1 - x0, y1 - y0), self._layer(width, height, mark), source
+            )
 
     @staticmethod
     def _disc(painter: QPainter, hole: QRectF, mark: str, cell: float) -> None:

@@ -7,6 +7,7 @@ the engine.
 
 from sessions._files import publish as publish_file
 from sessions._files import read_manifest
+from sessions._lock import FileLock
 from sessions.catalogue import Catalogue, SessionSummary
 from sessions.errors import MigrationError, SessionError
 from sessions.export import export_zip, import_zip
@@ -20,6 +21,7 @@ __all__ = [
     "publish_file",
     "SCHEMA_VERSION",
     "Catalogue",
+    "FileLock",
     "MigrationError",
     "Session",
     "SessionError",

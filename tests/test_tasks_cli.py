@@ -103,6 +103,27 @@ def test_report_of_one_results_file(evaluated: Path) -> None:
     assert table["games"] == ["sudoku"] and table["random"] is None
 
 
+def test_a_person_who_answered_one_item_is_shown_with_coverage_and_is_never_best(tmp_path: Path) -> None:
+    from desktop.cli.tasks import _lines, build_report
+    from engine.tasks import load_results
+
+    out = tmp_path / "sudoku-qa"
+    assert cli("tasks", "generate", "sudoku", "--task", "qa", "--n", str(N), "--seed", "3",
+               "--out", str(out)).returncode == 0
+    assert cli("tasks", "eval", str(out), "--player", "sim").returncode == 0
+    sim = load_results(out / "results" / "sim.json")
+    # A person who answered one item of the set, and answered it right.
+    person = {**sim, "player": "human", "label": "A person", "score": 1.0, "scored": 1,
+              "items": sim["items"][:1]}
+    (table,) = build_report([sim, person])
+    row = next(r for r in table["rows"] if r["player"] == "human")
+    assert row["coverage"]["sudoku"] == [1, N] and not row["complete"] and row["best"] == []
+    line = next(line for line in _lines(table, markdown=False) if line[0] == "A person")
+    assert line[1] == f"1.000 (1/{N} items)"  # no star, and the coverage shown
+    best = next(r for r in table["rows"] if r["player"] == "sim")["best"]
+    assert "sudoku" in best
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["tasks", "eval", "{tmp}/nowhere", "--player", "sim"], "not a folder"),
     (["tasks", "eval", "{tmp}", "--player", "sim"], "no manifest.json"),

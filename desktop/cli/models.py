@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import math
@@ -11,6 +12,7 @@ import os
 import textwrap
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -118,8 +120,16 @@ def key_present(provider: str) -> bool:
 def _probe_server(base_url: str, model: str | None, timeout: float) -> tuple[bool, str]:
     """GET ``{base_url}/models`` of an OpenAI-compatible server; says whether ``model`` is served."""
     url = base_url.rstrip("/") + "/models"
+    # A server behind basic authentication (http://user:password@host): urllib wants it as a header.
+    parts = urllib.parse.urlsplit(url)
+    headers: dict[str, str] = {}
+    if parts.username is not None:
+        token = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+        headers["Authorization"] = "Basic " + base64.b64encode(token.encode()).decode()
+        url = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310  (the user's own server)
+        request = urllib.request.Request(url, headers=headers)  # noqa: S310  (the user's own server)
+        with urllib.request.urlopen(request, timeout=timeout) as resp:  # noqa: S310
             body = resp.read(2_000_000)
     except urllib.error.HTTPError as exc:
         if exc.code in (401, 403):

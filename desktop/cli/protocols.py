@@ -44,12 +44,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         console = stdout_console()
         table = compact_table()
-        for name, justify in (("id", "left"), ("paper", "left"), ("games", "right"), ("episodes", "right"),
+        for name, justify in (("id", "left"), ("title", "left"), ("games", "right"), ("episodes", "right"),
                               ("runs", "left")):
             table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
         for r in rows:
             extra = f" + {r['task_sets']} task sets" if r["task_sets"] else ""
-            table.add_row(r["id"], r["paper"], str(r["games"]), f"{r['episodes']}{extra}",
+            table.add_row(r["id"], r["title"], str(r["games"]), f"{r['episodes']}{extra}",
                           ", ".join(r["runs"]))
         console.print(table)
         console.print("Print one to copy and edit: playtrace protocols show ID > mine.toml; run it: "

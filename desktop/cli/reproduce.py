@@ -147,7 +147,8 @@ def reproduce(args: argparse.Namespace) -> int:
     if (out / META_FILE).exists():
         old_player = json.loads((out / META_FILE).read_text(encoding="utf-8")).get("player")
     meta = {"protocol": protocol.id, "player": the_plan.player or old_player,
-            "source": str(args.what), "runs": [p.run.name for p in the_plan.runs]}
+            "source": str(args.what), "runs": [p.run.name for p in the_plan.runs], "command": command(args),
+            "inputs": _inputs(args.input), "max_steps": args.max_steps}
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     missing = 0
     try:
@@ -162,6 +163,17 @@ def reproduce(args: argparse.Namespace) -> int:
         err(f"{missing} episode(s) missing: run the same command again to play them")
     code = report(out, as_json=False, files=True)
     return EXIT_FAILURE if missing else code
+
+
+def command(args: argparse.Namespace) -> str:
+    """The command line that plays this reproduction (input folders shown by name, not path)."""
+    parts = ["playtrace", "reproduce", str(args.what)]
+    for flag, value in (("--player", args.player), ("--games", args.games), ("--episodes", args.episodes),
+                        ("--max-steps", args.max_steps)):
+        if value is not None:
+            parts += [flag, str(value)]
+    parts += [f"--input {v.partition('=')[0]}=DIR" for v in args.input]
+    return " ".join(parts)
 
 
 def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency: int | None = None) -> int:

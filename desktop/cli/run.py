@@ -47,6 +47,8 @@ from desktop.cli.common import (
 from desktop.cli.models import KEY_VARS, key_present
 from engine.batch import FINISHED_STATUSES, BatchOutcome, BatchPlan, BatchRunner, EpisodeStats, close_players
 from engine.core import Game, GameError, UnknownGameError
+from engine.llm.factory import public_spec
+from engine.llm.keys import mask_url_password
 from engine.llm.limits import RateLimits, parse_limit
 from engine.players import HUMAN, Player
 from engine.roster import is_model_spec
@@ -301,15 +303,17 @@ def _print_estimate(plan: BatchPlan) -> None:
         try:
             est = pricing.estimate(spec, tin, tout, steps)
         except Exception as exc:  # noqa: BLE001  (an estimate is advice, never a reason to stop)
-            print(f"cost estimate for {spec}: unavailable ({one_line(exc)})", file=sys.stderr)
+            print(f"cost estimate for {public_spec(spec)}: unavailable ({one_line(exc)})", file=sys.stderr)
             continue
         basis = f"{steps} model steps x ~{tin} in / ~{tout} out tokens"
         if est.cost is None:
-            print(f"cost estimate for {spec}: unknown ({est.note or 'no price'})", file=sys.stderr)
+            print(f"cost estimate for {public_spec(spec)}: unknown ({est.note or 'no price'})",
+                  file=sys.stderr)
         else:
             limit = "" if plan.max_steps or game.max_episode_steps else (
                 f" (assuming {per_episode} steps per episode; --max-steps caps it)")
-            print(f"cost estimate for {spec}: about {money(est.cost)} for {basis}{limit}", file=sys.stderr)
+            print(f"cost estimate for {public_spec(spec)}: about {money(est.cost)} for {basis}{limit}",
+                  file=sys.stderr)
 
 
 # -- progress ------------------------------------------------------------------------------------------
@@ -398,7 +402,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(f"would play {plan.episodes} episode(s) of {plan.game.id} (seeds {plan.seed}.."
               f"{plan.seed + plan.episodes - 1}, {plan.concurrency} at a time): "
-              + " vs ".join(f"{p.label} ({spec})"
+              + " vs ".join(f"{p.label} ({public_spec(spec)})"
                             for p, spec in zip(run.first_players, plan.seat_specs, strict=True))
               + f"; sessions into {run.out}")
         for line in harness_lines(run.first_players):
@@ -435,7 +439,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         gc.unfreeze()
     outcome.elapsed_s = time.monotonic() - started
     if args.json:
-        print(json.dumps(_batch_json(run, outcome), indent=2))
+        print(mask_url_password(json.dumps(_batch_json(run, outcome), indent=2)))
     else:
         _print_summary(run, outcome)
     if not progress.enabled:
@@ -553,7 +557,7 @@ def _print_summary(run: RunPlan, outcome: BatchOutcome) -> None:
     console = stdout_console()
     game = run.game
     seats = zip(outcome.labels, run.batch.seat_specs, strict=False)
-    players = " vs ".join(f"{lbl} ({spec})" if spec != lbl else lbl for lbl, spec in seats)
+    players = " vs ".join(f"{lbl} ({public_spec(spec)})" if spec != lbl else lbl for lbl, spec in seats)
     n = len(outcome.stats)
     seeds = f"seed {run.batch.seed}" if n == 1 else f"seeds {run.batch.seed}–{run.batch.seed + n - 1}"
     width = output_width()

@@ -12,6 +12,7 @@ from typing import Any
 from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
+    UsageError,
     compact_table,
     default_root,
     err,
@@ -233,7 +234,7 @@ def _format_report(r: Mapping[str, Any]) -> str:
             import textwrap
 
             lines += textwrap.wrap(f"harness: {st['harness']}", width=80, initial_indent=" " * 10,
-                                   subsequent_indent=" " * 12, break_on_hyphens=False)
+                                   subsequent_indent=" " * 12, break_on_hyphens=False, break_long_words=False)
         lines.append(f"          {num(st['invalid_answers'])} invalid answers, verification {acc_text}")
         for q in st.get("questions") or ():
             score = "-" if q["score"] is None else f"{q['score']:.2f}"
@@ -271,11 +272,14 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     import sessions
 
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, not {args.limit}")
     root = args.out if args.out is not None else default_root()
     catalogue = sessions.Catalogue(root)
     items = list(catalogue.list())
     for warning in getattr(catalogue, "warnings", ()) or ():
         print(f"warning: {warning}", file=sys.stderr)
+    total = len(items)
     if args.limit is not None:
         items = items[: args.limit]
     if not items:
@@ -295,8 +299,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         ))
     width = output_width()
     console = stdout_console()
-    plural = "s" if len(rows) != 1 else ""
-    console.print(f"{len(rows)} session{plural} in {root}, newest first", soft_wrap=True)
+    plural = "s" if total != 1 else ""
+    # With --limit: how many are shown of how many there are ("4 of 40 sessions").
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    console.print(f"{shown} session{plural} in {root}, newest first", soft_wrap=True)
     from rich.cells import cell_len
 
     heads_all = ("session", "created", "steps", "status", "game", "players", "result")
@@ -324,7 +330,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for row in rows:
         print(line(row[:4]))
         print(textwrap.fill(" · ".join(row[4:]), width=max(20, width), initial_indent="  ",
-                            subsequent_indent="    ", break_on_hyphens=False))
+                            subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
     return EXIT_OK
 
 
@@ -448,12 +454,17 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from desktop.cli.common import EXIT_USAGE
-    from desktop.video_export import VideoExportError, export_video, plan_video, prepare
+    from desktop.video_export import (
+        VideoExportError,
+        check_seconds_per_step,
+        export_video,
+        plan_video,
+        prepare,
+    )
 
     try:
         plan = plan_video(session, args.zip, first=args.first, last=args.last)
-        if not args.seconds_per_step > 0:
-            raise VideoExportError(f"--seconds-per-step must be positive, not {args.seconds_per_step}")
+        check_seconds_per_step(args.seconds_per_step)
     except VideoExportError as exc:
         err(one_line(exc))
         return EXIT_USAGE
@@ -470,7 +481,11 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """``playtrace import ZIP [--out DIR] [--copy]``: prints the new session folder.
+    """``playtrace import PATH [--format F] [--out DIR] [--copy]``: prints the new session folder(s).
+
+    PATH is a session zip, or a file or folder recorded elsewhere (:mod:`sessions.importers`): a PGN
+    file, a GamingAgent episode log or a folder of them; ``--format`` names the format when the file
+    does not say it.
 
     A session that is already in the sessions folder is refused (exit 1) unless ``--copy`` is given;
     then the copy gets a new id, and the command says so.
@@ -484,11 +499,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not zip_path.exists():
         err(f"{zip_path} does not exist")
         return EXIT_FAILURE
+    from sessions.importers import detect
+
+    fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    if fmt is not None:
+        return _import_recorded(zip_path, Path(root), fmt)
     if zip_path.is_dir():
-        err(f"{zip_path} is a folder, not a session zip file (a folder can be opened as it is)")
+        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent logs")
         return EXIT_FAILURE
-    if zip_path.suffix.lower() == ".pgn":
-        return _import_pgn(zip_path, Path(root))
     try:
         path = sessions.import_zip(zip_path, root)
     except (sessions.SessionError, OSError, ValueError) as exc:
@@ -505,13 +523,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _import_pgn(path: Path, root: Path) -> int:
-    """Every game of a PGN file as a chess session (:mod:`sessions.importers`)."""
+def _import_recorded(path: Path, root: Path, fmt: str) -> int:
+    """A file or folder recorded elsewhere (PGN, GamingAgent logs) as sessions
+    (:mod:`sessions.importers`); prints each session folder written."""
     from engine.safeio import InputError
-    from sessions.importers import ImportFormatError, import_pgn
+    from sessions.importers import ImportFormatError, import_path
 
     try:
-        written = import_pgn(path, root)
+        written = import_path(path, root, fmt)
     except (ImportFormatError, InputError, OSError) as exc:
         err(one_line(exc))
         return EXIT_FAILURE

@@ -85,10 +85,12 @@ def load(path: Path) -> tuple[Any, str]:
         study = load_study(path)
     except StudyError as exc:
         raise UsageError(str(exc)) from exc
-    problems = check_games(study)
+    text = read_text(path, cap=STUDY_CAP, what="study file")
+    # Every game that cannot be played here, each on its own line with the line of the file.
+    problems = check_games(study, text)
     if problems:
-        raise UsageError(f"{path}: " + "; ".join(problems))
-    return study, read_text(path, cap=STUDY_CAP, what="study file")
+        raise UsageError("\n".join(f"{path}: {p}" for p in problems))
+    return study, text
 
 
 def _check(args: argparse.Namespace) -> int:

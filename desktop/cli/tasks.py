@@ -17,7 +17,6 @@ without tasks, a folder that is not a task set, a bad player spec).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import math
 import sys
@@ -29,11 +28,13 @@ from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
+    check_output,
     compact_table,
     ensure_offscreen_qt,
     err,
     one_line,
     parse_game_options,
+    run_interruptible,
     stdout_console,
 )
 
@@ -189,7 +190,11 @@ def _check_players(specs: Sequence[str]) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from engine.tasks import evaluate, load_task_set, results_json, write_results
+    """``playtrace tasks eval``: every answer is kept as it comes (a killed run resumes where it
+    stopped); SIGTERM and Ctrl+C stop it alike, with what was answered saved and summarised."""
+    from engine.llm.base import ModelUnusable
+    from engine.tasks import AnswerLog, evaluate, load_task_set, results_json, write_results
+    from sessions import FileLock
 
     ts = load_task_set(args.folder)
     specs = [s.strip() for s in args.player]
@@ -198,16 +203,51 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    folder = ts.path or args.folder
+    check_output(Path(folder) / "results", "DIR")
     total = min(ts.n, args.limit or ts.n)
     summaries = []
     failed = False
+    stopped: int | None = None
     for spec in specs:
-        with _Bar(total, _label(spec), enabled=sys.stderr.isatty() and not args.json) as bar:
-            results = asyncio.run(evaluate(
-                ts, spec, concurrency=args.concurrency, limit=args.limit, timeout_s=args.timeout_s,
-                max_tokens=args.max_tokens, temperature=args.temperature,
-                on_result=lambda done, _n, r: bar.advance(done, f"{r.id}: {r.score:.2f}")))
-        path = write_results(ts.path or args.folder, ts, spec, _label(spec), results)
+        log = AnswerLog(folder, ts, spec)
+        log.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(log.path.with_name(log.path.name + ".lock"))
+        if not lock.held:
+            err(f"another playtrace is evaluating {_label(spec)} on {folder}; wait for it to end")
+            return EXIT_FAILURE
+        with lock:
+            kept = log.load()
+            if kept:
+                print(f"{_label(spec)}: resuming, {len(kept)} answers kept from an earlier run",
+                      file=sys.stderr)
+            log.open(kept)
+            answered: dict[str, Any] = dict(kept)
+            unusable: str | None = None
+            with _Bar(total, _label(spec), enabled=sys.stderr.isatty() and not args.json) as bar:
+                def advance(done: int, _n: int, r: Any, bar: Any = bar, log: Any = log,
+                            answered: dict[str, Any] = answered, before: int = len(kept)) -> None:
+                    log.add(r)  # kept at once: a kill loses nothing answered
+                    answered[r.id] = r
+                    bar.advance(done + before, f"{r.id}: {r.score:.2f}")
+
+                try:
+                    results, stopped = run_interruptible(evaluate(
+                        ts, spec, concurrency=args.concurrency, limit=args.limit, timeout_s=args.timeout_s,
+                        max_tokens=args.max_tokens, temperature=args.temperature, on_result=advance,
+                        done_before=kept))
+                except ModelUnusable as exc:
+                    results, unusable = None, one_line(exc)
+            log.close(finished=results is not None)
+        if results is None:
+            # Interrupted or refused: what was answered is kept in the log for the next run.
+            if unusable is not None:
+                err(f"{_label(spec)}: {unusable} (a run error: nothing was scored; fix the key or model "
+                    "name and run again)")
+            print(f"{_label(spec)}: {len(answered)} of {total} items answered and kept; run the same "
+                  "command again to answer the rest", file=sys.stderr)
+            return stopped if stopped is not None else EXIT_FAILURE
+        path = write_results(folder, ts, spec, _label(spec), results)
         record = results_json(ts, spec, _label(spec), results)
         latencies = [r.latency_s for r in results if r.latency_s is not None]
         record.pop("items")
@@ -270,9 +310,13 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         key = (str(rec["task"]), str(rec["game"]), str(rec["player"]))
         weight = float(rec.get("scored") or 0) or 1.0
-        acc = pooled.setdefault(key, [0.0, 0.0])
+        # The items the set holds: a person who answered 1 of 10 has a coverage of 1/10.
+        size = (rec.get("set") or {}).get("n") if isinstance(rec.get("set"), dict) else None
+        items = float(size) if isinstance(size, int) and size >= weight else weight
+        acc = pooled.setdefault(key, [0.0, 0.0, 0.0])
         acc[0] += float(rec["score"]) * weight
         acc[1] += weight
+        acc[2] += items
         labels[str(rec["player"])] = str(rec.get("label") or rec["player"])
     tables = []
     for task in [t for t in (*TASK_NAMES, "e2e") if any(k[0] == t for k in pooled)]:
@@ -280,26 +324,39 @@ def build_report(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         present = {k[1] for k in keys}
         games = [g for g in PAPER_ORDER if g in present] + sorted(present - set(PAPER_ORDER))
         scores: dict[str, dict[str, float]] = {}
+        coverage: dict[str, dict[str, list[int]]] = {}
         for _, game, player in keys:
-            total, weight = pooled[(task, game, player)]
+            total, weight, items = pooled[(task, game, player)]
             scores.setdefault(player, {})[game] = total / weight
+            coverage.setdefault(player, {})[game] = [int(weight), int(items)]
 
-        def row(label: str, player: str | None, values: dict[str, float], task: str = task
-                ) -> dict[str, Any]:
+        def row(label: str, player: str | None, values: dict[str, float], task: str = task,
+                coverage: dict[str, dict[str, list[int]]] = coverage) -> dict[str, Any]:
+            covered = coverage.get(player or "", {})
             return {"label": label, "player": player, "scores": values,
                     "overall": overall(values, task) if values else None,
-                    "games": len(values), "best": []}
+                    "games": len(values), "best": [], "coverage": covered,
+                    "complete": all(done >= of for done, of in covered.values())}
 
         rows = [row(labels[p], p, scores[p]) for p in sorted(scores, key=lambda p: labels[p].lower())
                 if p != "random"]
         columns = [*games, "overall"]
         for col in columns:
+            # Only a player who answered every item of a column can be its best (a score over 1 of 10
+            # items is shown with its coverage, never starred).
+            def full(r: dict[str, Any], col: str = col) -> bool:
+                if col == "overall":
+                    return bool(r["complete"])
+                done, of = r["coverage"].get(col, [0, 1])
+                return bool(done >= of)
+
             values = [(r["overall"] if col == "overall" else r["scores"].get(col)) for r in rows]
-            known = [v for v in values if v is not None and not math.isnan(v)]
+            known = [v for r, v in zip(rows, values, strict=True)
+                     if v is not None and not math.isnan(v) and full(r)]
             if not known:
                 continue
             for r, v in zip(rows, values, strict=True):
-                if v is not None and v == max(known):
+                if v is not None and v == max(known) and full(r):
                     r["best"].append(col)
         paper = {g: PAPER_RANDOM[task][g] for g in games if g in PAPER_RANDOM.get(task, {})}
         tables.append({
@@ -350,6 +407,12 @@ def _cell(value: float | None, best: bool, *, markdown: bool, points: bool = Fal
     return text
 
 
+def _coverage(row: dict[str, Any], game: str) -> str:
+    """`` (1/10)`` after a score over part of a set's items; nothing for a whole set."""
+    done, of = (row.get("coverage") or {}).get(game, [0, 0])
+    return f" ({done}/{of} items)" if of and done < of else ""
+
+
 def _lines(table: dict[str, Any], *, markdown: bool) -> list[list[str]]:
     out = []
     every = len(table["games"])
@@ -358,7 +421,7 @@ def _lines(table: dict[str, Any], *, markdown: bool) -> list[list[str]]:
             continue
         pts = table["task"] == "e2e"
         cells = [_cell(r["scores"].get(g), g in r["best"], markdown=markdown, points=pts)
-                 for g in table["games"]]
+                 + _coverage(r, g) for g in table["games"]]
         total = _cell(r["overall"], "overall" in r["best"], markdown=markdown, points=pts)
         if r["overall"] is not None and r["games"] < every:
             total += f" ({r['games']}/{every})"
@@ -374,7 +437,8 @@ def markdown_report(tables: Sequence[dict[str, Any]]) -> str:
                   "|" + "|".join(["---", *["---:"] * (len(head) - 1)]) + "|"]
         parts += ["| " + " | ".join(line) + " |" for line in _lines(table, markdown=True)]
         parts.append("")
-    parts.append("Best of each column in bold. Overall: difficulty-weighted mean (LVLM-Playground's "
+    parts.append("Best of each column in bold (only players who answered every item); (a/b items): a of "
+                 "the set's b items answered. Overall: difficulty-weighted mean (LVLM-Playground's "
                  "ability ratings); (k/N) marks an overall over k of the N games.")
     return "\n".join(parts) + "\n"
 
@@ -416,8 +480,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             grid.add_row(*line)
         console.print(grid)
         console.print("")
-    console.print("* best of the column (random rows excluded). Overall: difficulty-weighted mean "
-                  "(LVLM-Playground's ability ratings); (k/N): over k of the N games.", soft_wrap=True)
+    console.print("* best of the column (random rows and players who answered only part of a set "
+                  "excluded; (a/b items): a of the set's b items answered). Overall: difficulty-weighted "
+                  "mean (LVLM-Playground's ability ratings); (k/N): over k of the N games.", soft_wrap=True)
     if args.markdown is not None:
         console.print(f"markdown: {args.markdown}", soft_wrap=True)
     return EXIT_OK

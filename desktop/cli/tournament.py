@@ -35,6 +35,7 @@ from desktop.cli.common import (
     parse_game_options,
     stdout_console,
 )
+from engine.llm.factory import public_spec
 from engine.safeio import InputError
 from engine.tournament import (
     MatchRecord,
@@ -79,6 +80,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="where sessions and results go (default: the user-data tournaments/ID folder)")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
+    place = p.add_argument_group("placement (rate a new player in few matches)")
+    place.add_argument("--place", default=None, metavar="PLAYER",
+                       help="instead of a round-robin, play PLAYER against the opponent whose result is "
+                       "least certain (OpenSkill), round after round; the other --player values are the pool")
+    place.add_argument("--rounds", type=int, default=6, metavar="N",
+                       help="placement rounds, each a pair of matches with the seats swapped (default 6)")
+    place.add_argument("--ratings-from", action="append", type=Path, default=[], metavar="DIR",
+                       help="sessions whose matches the ratings start from (e.g. earlier round-robins)")
     p.add_argument("--id", dest="tournament_id", default=None, metavar="ID",
                    help="report: only the sessions of this tournament")
     p.add_argument("--all", dest="all_sessions", action="store_true",
@@ -199,6 +208,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """``playtrace tournament``: play (or, with ``report DIR``, rebuild) and print the tables."""
     if args.games[0] == "report":
         return cmd_report(args)
+    if getattr(args, "place", None):
+        return cmd_place(args)
     plan = plan_from_args(args)
     out = args.out if args.out is not None else default_folder(plan.id)
     from desktop.cli.run import _check_writable
@@ -210,7 +221,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from desktop.episode import session_recorder
 
     def record(match: Any, tags: Any) -> Any:
-        title = f"Round-robin {plan.id}: {' vs '.join(tags['players'])}, match {tags['match'] + 1}"
+        lineup = " vs ".join(map(public_spec, tags["players"]))
+        title = f"Round-robin {plan.id}: {lineup}, match {tags['match'] + 1}"
         return session_recorder(out, title=title, extra={"tournament": dict(tags)})(match)
 
     bar = _Bar(len(plan.fixtures()), enabled=sys.stderr.isatty() and not args.json)
@@ -245,11 +257,76 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if result.errors or result.model_unusable else EXIT_OK
 
 
+def cmd_place(args: argparse.Namespace) -> int:
+    """``playtrace tournament GAME --place PLAYER -p A -p B ...``: placement by least certain result.
+
+    Each round rates every match so far (the folder's and ``--ratings-from``'s) and plays PLAYER
+    against the pool's player whose result against it is least certain (win chance nearest one half,
+    :func:`sessions.ratings.suggest_opponent`), twice with the seats swapped.
+    """
+    from desktop.cli.run import _check_writable
+    from desktop.episode import session_recorder
+    from sessions.ratings import load_manifests, matches_from, rate, suggest_opponent
+
+    if len(args.games) != 1:
+        raise UsageError("placement plays one game at a time")
+    if args.rounds < 1:
+        raise UsageError("--rounds must be at least 1")
+    newcomer = args.place.strip()
+    pool = [s.strip() for s in args.player if s.strip() != newcomer]
+    if not pool:
+        raise UsageError("placement needs a pool: at least one --player besides --place")
+    for folder in args.ratings_from:
+        if not folder.is_dir():
+            raise UsageError(f"--ratings-from {folder} is not a folder of sessions")
+    probe_args = argparse.Namespace(**{**vars(args), "player": [newcomer, *pool], "matches": 2})
+    base = plan_from_args(probe_args)
+    game = base.games[0]
+    out = args.out if args.out is not None else default_folder(base.id)
+    problem = _check_writable(out)
+    if problem is not None:
+        err(problem)
+        return EXIT_FAILURE
+    out.mkdir(parents=True, exist_ok=True)
+    console = stdout_console()
+    errors = 0
+    for round_ in range(args.rounds):
+        history = [m for m in matches_from(load_manifests([out, *args.ratings_from])) if m.game == game]
+        opponent, chance = suggest_opponent(newcomer, history, pool)
+        plan = TournamentPlan(
+            [game], [newcomer, opponent], matches=2, seed=args.seed + 2 * round_, options=base.options,
+            model_options=base.model_options, prompt_variant=base.prompt_variant,
+            concurrency=min(2, args.concurrency), max_steps=args.max_steps, id=base.id,
+        )
+
+        def record(match: Any, tags: Any, plan: TournamentPlan = plan, round_: int = round_) -> Any:
+            title = f"Placement {plan.id}: {' vs '.join(tags['players'])}, round {round_ + 1}"
+            return session_recorder(out, title=title, extra={"tournament": dict(tags)})(match)
+
+        runner = TournamentRunner(plan, record=record)
+        try:
+            asyncio.run(runner.run())
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            err("placement interrupted")
+            return EXIT_INTERRUPTED
+        errors += runner.result.errors
+        console.print(f"round {round_ + 1}: {newcomer} vs {opponent} (predicted win chance {chance:.0%}), "
+                      f"{runner.result.done} matches", soft_wrap=True)
+    final = {s.player: s for s in rate([m for m in matches_from(load_manifests([out, *args.ratings_from]))
+                                        if m.game == game])}
+    me = final.get(newcomer)
+    if me is not None:
+        console.print(f"{newcomer}: rating {me.mu:.1f} (90% interval {me.low:.1f} – {me.high:.1f}) after "
+                      f"{me.games} matches; sessions in {out}", soft_wrap=True)
+    return EXIT_FAILURE if errors else EXIT_OK
+
+
 def _title(plan: TournamentPlan) -> str:
     games = ", ".join(plan.games)
     n = len(plan.pairs())
     per_pair = f"{plan.matches} match{'es' if plan.matches != 1 else ''} per pair"
-    return (f"Round-robin {plan.id} · {games} · {', '.join(plan.players)} · {per_pair} "
+    shown = ", ".join(public_spec(p) for p in plan.players)
+    return (f"Round-robin {plan.id} · {games} · {shown} · {per_pair} "
             f"({n} pair{'s' if n != 1 else ''}) · seed {plan.seed}")
 
 

@@ -8,6 +8,11 @@ legal actions (an ``enum`` when there are at most :data:`ENUM_LIMIT` of them, a 
 :func:`read_tool_call` reads the call. Either way the move found is then matched to a legal action by
 the game, as in text mode, and the parse chain records how it was read.
 
+``json`` is asked for in the prompt only (no ``response_format`` or other constrained decoding), so
+it measures the model's own discipline with the format, as ``text`` does; ``tools`` uses each API's
+native tool calling (OpenAI ``tool_choice="required"``, Anthropic ``{"type": "any"}``, or ``auto``
+with extended thinking, which refuses a forced tool).
+
 Reading never raises and never guesses: an answer without the object or the call is unparsable,
 whatever moves its text may name elsewhere (that is how silent substitutions happen).
 """

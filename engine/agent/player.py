@@ -923,6 +923,8 @@ def harness_text(harness: Mapping[str, Any]) -> str:
              "reflection " + ("on" if harness.get("reflection") else "off")]
     if harness.get("action_format") not in (None, "text"):
         parts.append(f"answers as {harness['action_format']}")
+    if harness.get("logprobs"):
+        parts.append("logprobs on")
     parts.append(f"invalid answers: {policy_text(harness)}")
     return " · ".join(parts)
 

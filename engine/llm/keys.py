@@ -297,7 +297,8 @@ def redact(text: str) -> str:
             text = text.replace(secret, "[REDACTED]")
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
-    return text
+    # A password in a server's URL (``http://user:password@host``) is a secret as a key is.
+    return mask_url_password(text)
 
 
 # -- passwords inside URLs (local servers behind basic authentication) -------------------------------

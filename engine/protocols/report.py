@@ -28,6 +28,7 @@ from typing import Any
 from engine import stats
 from engine.protocols.papers import PaperCell, PaperRow, PaperTable
 from engine.protocols.spec import ABLATIONS, Protocol
+from engine.roster import is_model_spec
 
 __all__ = ["Cell", "Report", "Row", "Table", "gamebot_report", "gvgai_report", "lvlm_report", "scores_report"]
 
@@ -66,9 +67,11 @@ class Row:
     #: Column -> ``"within"`` / ``"outside"`` the paper's interval, with the interval.
     checks: dict[str, str] = dataclasses.field(default_factory=dict)
     group: str = ""
+    #: A baseline row: ours of random or a built-in bot, or the paper's row for one.
+    baseline: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "source": self.source, "group": self.group,
+        return {"label": self.label, "source": self.source, "group": self.group, "baseline": self.baseline,
                 "cells": {k: v.to_json() for k, v in self.cells.items()}, "checks": dict(self.checks)}
 
 
@@ -110,10 +113,12 @@ class Report:
 
 
 def _paper_rows(table: PaperTable, columns: Sequence[str], *, group: str = "") -> list[Row]:
+    """The paper's rows, its baseline rows (random, human, planners) first."""
     rows = []
-    for prow in table.rows:
+    for prow in sorted(table.rows, key=lambda r: r.baseline is None):
         cells = {c: _paper_cell(prow.cells[c]) for c in columns if c in prow.cells}
-        rows.append(Row(f"{prow.label} (paper)", PAPER, cells, group=group))
+        rows.append(Row(f"{prow.label} (paper)", PAPER, cells, group=group,
+                        baseline=prow.baseline is not None))
     return rows
 
 
@@ -195,7 +200,7 @@ def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes
         name = f"{e.lineup} · {variant.label}" if variant else (
             e.lineup if run.baseline else f"{e.lineup} · {run.label}")
         row = Row(f"{name} (ours)", OURS, {g: _describe(v, statistic) for g, v in e.values.items() if v},
-                  group=run.label)
+                  group=run.label, baseline=run.baseline)
         if run.baseline:
             prow = main.baseline_row(e.lineup) if main else None
             if e.lineup == "random":
@@ -377,7 +382,7 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
             scores = {g: s / w for g, (s, w) in games.items() if w}
             cells = {g: Cell(v, None, int(games[g][1])) for g, v in scores.items()}
             cells["overall"] = Cell(overall(scores, task))
-            row = Row(f"{labels[spec]} (ours)", OURS, cells)
+            row = Row(f"{labels[spec]} (ours)", OURS, cells, baseline=not is_model_spec(spec))
             prow = paper.baseline_row(spec) if paper else None
             if prow is not None:
                 for g, v in scores.items():
@@ -393,7 +398,8 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
                 known = {c: v.mean for c, v in cells.items() if v.mean is not None}
                 if known:
                     cells["overall"] = Cell(overall(known, task))
-                table.rows.append(Row(f"{prow.label} (paper)", PAPER, cells))
+                table.rows.append(Row(f"{prow.label} (paper)", PAPER, cells,
+                                      baseline=prow.baseline is not None))
         table.notes.append("overall: the difficulty-weighted mean over the games (weights: the reference "
                            "code's ability ratings summed over the task's abilities).")
         tables.append(table)
@@ -427,7 +433,8 @@ def gamebot_report(protocol: Protocol, papers: Mapping[str, PaperTable], table: 
             total = table.totals[p]
             avg = total.outcome if what == "S" else total.intermediate
             cells["average"] = Cell(avg, None, None, "-" if avg is None else None)
-            row = Row(f"{table.labels.get(p, p)} (ours)", OURS, cells)
+            row = Row(f"{table.labels.get(p, p)} (ours)", OURS, cells,
+                      baseline=not is_model_spec(p.split(" · ")[0]))
             if what == "S" and paper is not None and paper.baseline_row(p) is not None:
                 row.checks = {g: "not comparable: the paper's Random met 17 models, ours meets the built-in "
                                  "bots and the model under test" for g in cells if g != "average"}
@@ -466,7 +473,7 @@ def gvgai_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes:
             eps = [e for e in episodes if e.player == p and e.game == g]
             if eps:
                 cells[g] = Cell(100 * sum(bool(e.won) for e in eps) / len(eps), None, len(eps))
-        win.rows.append(Row(f"{p} (ours)", OURS, cells))
+        win.rows.append(Row(f"{p} (ours)", OURS, cells, baseline=not is_model_spec(p.split(" · ")[0])))
     if paper is not None:
         win.rows += _paper_rows(paper, games)
     overall = Table("overall", "Per player: win rate, meaningful-step ratio, step efficiency, normalised "

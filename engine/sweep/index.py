@@ -184,7 +184,7 @@ class SweepIndex:
                     "max_steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(cell) DO UPDATE SET "
                     "game_label = excluded.game_label, harness_name = excluded.harness_name",
                     (cell.key, cell.game.id, cell.game.label, _dumps(cell.game.options),
-                     _dumps(list(cell.lineup.specs)), _dumps(cell.harness.values), cell.harness.name,
+                     _dumps(cell.identity["players"]), _dumps(cell.harness.values), cell.harness.name,
                      cell.max_steps),
                 )
 

@@ -24,7 +24,7 @@ from engine import events as ev
 from engine.baseline import episode_figures
 from engine.batch import FINISHED_STATUSES, BatchPlan, EpisodeStats, RecordFactory, run_batch
 from engine.events import Event
-from engine.llm.keys import redact
+from engine.llm.keys import mask_url_password, redact
 from engine.llm.pool import ClientPool
 from engine.match import Match
 from engine.sweep.index import SWEEP_FILE, SweepIndex
@@ -208,7 +208,8 @@ class SweepRunner:
                 raise
             self.index = index
             self.index.set_meta("name", self.sweep.name)
-            (self.folder / SWEEP_FILE).write_text(self.sweep.source, encoding="utf-8")
+            # The copy kept with the results: a password in a server's URL is masked (as in the index).
+            (self.folder / SWEEP_FILE).write_text(mask_url_password(self.sweep.source), encoding="utf-8")
             self.index.add_cells(self.cells.values())
         return self.index
 

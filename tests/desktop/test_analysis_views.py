@@ -171,3 +171,17 @@ def test_ratings_window_ranks_the_pool(
     view.tabs.setCurrentIndex(1)
     _grab(view, "leaderboard")
     view.close()
+
+
+def test_rescore_dialog_reports_no_change_and_an_identical_replay(
+    window: Any, run: Callable[..., Any], recorded: Path
+) -> None:
+    from desktop.rescore_view import RescoreDialog
+
+    dialog = RescoreDialog(_seed0(recorded / "a"), window)
+    run(dialog.task)
+    assert dialog.report is not None and dialog.report.changes == [] and dialog.report.answers > 0
+    assert dialog.table.rowCount() == 0
+    assert "0 verdicts changed" in dialog.summary.text()
+    assert "same" in dialog.audit_line.text() and "decisions" in dialog.audit_line.text()
+    dialog.close()

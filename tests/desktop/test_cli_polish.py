@@ -114,6 +114,10 @@ def test_list_and_show_fit_80_columns(columns80: Path, capsys: pytest.CaptureFix
     for line in out.splitlines():
         if not line.startswith("path "):  # a path is printed whole, however long
             assert len(line) <= 80, line
+    # --limit says how many are shown of how many there are.
+    code, out, err = run_cli(capsys, "list", "--limit", "1")
+    assert code == 0, err
+    assert out.startswith(f"1 of 3 sessions in {columns80}")
 
 
 # -- 2. session ids wherever a folder is accepted --------------------------------------------------------

@@ -4,6 +4,7 @@ replaying, and its report puts the paper's rows beside ours."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import tomllib
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytest
 
 from desktop.cli import main
 
-GVGAI = Path(__file__).resolve().parents[2] / ".." / "shared" / "gvgai"
+ROOT = Path(__file__).resolve().parents[2]
+GVGAI = ROOT / ".." / "shared" / "gvgai"
 
 
 def _report(capsys: pytest.CaptureFixture[str], folder: Path) -> dict:
@@ -69,6 +71,21 @@ def test_lmgame_bench_plays_resumes_and_reports_beside_the_paper(
     assert {"report.md", "scores.csv", "scores.tex", "ablation.png", "ablation.svg",
             "distributions.png"} <= files
     assert "Random (paper)" in (out / "report" / "report.md").read_text(encoding="utf-8")
+    # docs/reproduction.md is generated from such folders.
+    spec = importlib.util.spec_from_file_location("make_reproduction_doc", ROOT / "scripts" /
+                                                  "make_reproduction_doc.py")
+    assert spec is not None and spec.loader is not None
+    doc_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(doc_module)
+    (tmp_path / "docs-root").mkdir()
+    (tmp_path / "docs-root" / "lmgame-bench").symlink_to(out)
+    doc = doc_module.build(tmp_path / "docs-root")
+    assert "playtrace reproduce lmgame-bench --player SPEC" in doc
+    assert "Measured with `playtrace reproduce lmgame-bench --player sim --games 2048,candycrush" in doc
+    assert "| random (ours) |" in doc and "| Random (paper) |" in doc
+    assert "random (ours), 2048: within" in doc or "random (ours), 2048: outside" in doc
+    assert "Super Mario Bros levels and emulator" in doc  # a deviation, with its reason
+    assert "_Not measured in this document's run._" in doc  # the other protocols
 
 
 def test_a_protocol_a_user_edited_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,9 +100,20 @@ def test_a_protocol_a_user_edited_runs(tmp_path: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert "skipped run model (needs --player)" in err
     assert "run random: 0/3 done, 3 to play" in err
-    report = _report(capsys, out)
-    assert next(r for r in _rows(report,
-                                 "scores") if r["label"] == "random (ours)")["cells"]["boxes"]["n"] == 3
+    assert _random_n(_report(capsys, out), "boxes") == 3
+    # Edited again (another step cap per level) and played into the same folder: the report counts the
+    # episodes of the protocol as it now stands, not those of its earlier version.
+    mine.write_text(mine.read_text(encoding="utf-8").replace("max_steps = 200 }", "max_steps = 150 }"),
+                    encoding="utf-8")
+    assert main(["reproduce", str(mine), "--games", "boxes", "--max-steps", "5", "--episodes", "2",
+                 "--out", str(out)]) == 0
+    assert "run random: 0/2 done, 2 to play" in capsys.readouterr().err
+    assert _random_n(_report(capsys, out), "boxes") == 2
+
+
+def _random_n(report: dict, game: str) -> int:
+    row = next(r for r in _rows(report, "scores") if r["label"] == "random (ours)")
+    return int(row["cells"][game]["n"])
 
 
 def test_a_bad_protocol_file_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLineEdit, QPushButton, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QPushButton, QSpinBox
 
 import engine
 from desktop.controller import GameSetup, SeatSetup
@@ -49,7 +49,7 @@ def test_2048_size_option_reaches_the_setup(qtbot: Any) -> None:
     dialog.accept()
     assert len(received) == 1
     setup = received[0]
-    assert setup.game_id == "2048" and setup.options == {"size": 5}
+    assert setup.game_id == "2048" and setup.options["size"] == 5
     assert [s.spec for s in setup.seats] == ["human"]
     assert engine.make(setup.game_id, **setup.options).options["size"] == 5
 
@@ -82,7 +82,9 @@ def test_a_game_without_options_shows_no_options_box(qtbot: Any) -> None:
     assert received[0].options == {}
     # Back to 2048: its box comes back with its field.
     dialog.game.setCurrentIndex(dialog.game.findData("2048"))
-    assert not dialog.options_box.isHidden() and list(dialog.options_box.fields) == ["size"]
+    assert not dialog.options_box.isHidden() and list(dialog.options_box.fields) == [
+        o.name for o in engine.declaration("2048").options_schema
+    ]
 
 
 def test_previous_options_are_preselected(qtbot: Any) -> None:
@@ -230,3 +232,18 @@ def test_enter_starts_the_game_and_keeps_the_seed(qtbot: Any, where: str) -> Non
     received = _started(dialog)
     qtbot.keyClick(target, Qt.Key.Key_Return)
     assert len(received) == 1 and received[0].seed == seed
+
+
+def test_a_game_with_its_own_step_cap_shows_one_max_steps_and_every_check_box_says_what_it_does(
+    qtbot: Any,
+) -> None:
+    dialog = _dialog(qtbot, "vgdl")
+    cls = engine.declaration("vgdl")
+    assert any(o.name == "max_steps" for o in cls.options_schema)
+    assert dialog.max_steps.isHidden()  # the game's own "Max steps" option is the only one
+    texts = {label.text() for label in dialog.options_box.findChildren(QLabel)}
+    for option in cls.options_schema:
+        if option.type is bool and option.help:
+            assert option.help in texts, option.name
+    dialog.game.setCurrentIndex(dialog.game.findData("tictactoe"))
+    assert not dialog.max_steps.isHidden()

@@ -185,3 +185,20 @@ def test_the_export_also_writes_parquet(
     book = pd.read_csv(tmp_path / "x.codebook.csv")
     assert list(data.columns) == list(book["column"])
     assert (data.row_type == "game").sum() == 5
+
+
+def test_check_names_the_line_of_every_game_that_cannot_be_played(
+    study_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = study_file.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    games = [i for i, line in enumerate(lines) if line.startswith("game = ")]
+    assert len(games) >= 2
+    lines[games[0]] = 'game = "nochess"'
+    lines[games[1]] = 'game = "nogo"'
+    study_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = cli(capsys, "study", "check", str(study_file))
+    assert code != 0
+    # Both mistakes, each with the line of the file it is on.
+    assert f"line {games[0] + 1}: " in err and "'nochess'" in err
+    assert f"line {games[1] + 1}: " in err and "'nogo'" in err

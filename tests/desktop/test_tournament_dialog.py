@@ -42,6 +42,11 @@ def test_only_two_player_games_and_their_players_are_offered(qtbot: Any, tmp_pat
     assert "tictactoe" in ids and "2048" not in ids
     dialog = make_dialog(qtbot, tmp_path)
     assert dialog.selected_players() == ["random", "minimax", "sim"]
+    # Before Start the bar counts the matches planned: 3 pairs × 2 matches.
+    assert dialog.progress.maximum() == 6 and dialog.progress.text() == "0 / 6 matches planned"
+    dialog.matches_spin.setValue(4)
+    assert dialog.progress.text() == "0 / 12 matches planned"
+    dialog.matches_spin.setValue(2)
     for check in dialog.player_checks[1:]:
         check.setChecked(False)
     assert not dialog.start_button.isEnabled() and "at least two" in dialog.status.text()

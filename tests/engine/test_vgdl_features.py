@@ -156,3 +156,41 @@ def test_multi_sprite_counter_min_ends_the_game_above_its_limit_too(tmp_path: Pa
         "        c > floor coin\n",
     )
     assert game.initial_state(seed=0).apply("ACTION_NIL").won is True
+
+
+def test_a_slow_missile_part_way_to_its_next_cell_already_meets_what_is_there(tmp_path: Path) -> None:
+    # In GVGAI's pixels a missile of speed 0.5 is over two cells half of the time.
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        coin > Immovable\n"
+        "        shot > Missile orientation=RIGHT speed=0.5\n",
+        "        coin shot > killSprite scoreChange=1\n",
+        "        Timeout limit=9 win=False\n",
+        "A..sc\n",
+        "        s > floor shot\n        c > floor coin\n",
+    )
+    state = game.initial_state(seed=0).apply("ACTION_NIL")  # a missile first moves on its second tick
+    assert where(state, "coin") == [(0, 4)]
+    state = state.apply("ACTION_NIL")
+    assert where(state, "shot") == [(0, 3)] and where(state, "coin") == [] and state.game_score == 1
+
+
+def test_a_bomb_dropped_between_two_cells_is_over_both(tmp_path: Path) -> None:
+    # A bomber of speed 0.5 is between two cells every other tick; a bomb it drops then falls over both
+    # columns (GVGAI's pixels), so it takes the city diagonally below too.
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        city > Immovable\n"
+        "        bomb > Missile orientation=DOWN\n"
+        "        plane > Bomber orientation=RIGHT stype=bomb speed=0.5 prob=1\n",
+        "        city bomb > killSprite scoreChange=-1\n        bomb city > killSprite\n",
+        "        Timeout limit=9 win=False\n",
+        "Ap...\n.....\nccccc\n",
+        "        p > floor plane\n        c > floor city\n",
+    )
+    state = game.initial_state(seed=0)
+    for _ in range(5):
+        state = state.apply("ACTION_NIL")
+    # The bomb dropped at tick 3 from between columns 1 and 2 has taken the city below column 2 by tick
+    # 5; one dropped from column 2 itself would only reach it on tick 6.
+    assert where(state, "city") == [(2, 0), (2, 3), (2, 4)] and state.game_score == -2

@@ -1,9 +1,11 @@
-"""The Connect Four renderer: golden images, clicks on columns, cell rectangles and speed."""
+"""The Connect Four renderer: golden images, clicks on columns, cell rectangles, and frames composed from
+boards drawn once per size that match drawing every shape (its speed: benchmarks/bench_render.py)."""
 
 from __future__ import annotations
 
-import time
+import random
 
+import numpy as np
 import pytest
 
 import engine
@@ -76,12 +78,19 @@ def test_cell_rect_is_where_the_disc_is_drawn() -> None:
     assert top is not None and top.top() < rect.top()
 
 
-def test_drawing_is_fast() -> None:
-    r = renderers.get("connect4")
-    state = c4_state(3, 3, 2, 4, 1, 2, 5, 5, 6)
-    r.render(state, 512, 512, highlight=("(1,1)",), grid_labels=True)
-    started = time.perf_counter()
-    for _ in range(20):
-        r.render(state, 512, 512, highlight=("(1,1)",), grid_labels=True)
-    per_frame = (time.perf_counter() - started) / 20
-    assert per_frame < 0.008 * 2, f"{per_frame * 1000:.1f} ms per 512x512 frame"
+@pytest.mark.parametrize("size", [(320, 320), (401, 299), (97, 130)])
+def test_frames_composed_from_boards_drawn_once_match_drawing_every_shape(size: tuple[int, int]) -> None:
+    from renderers.connect4 import ConnectFourRenderer
+
+    layered, direct = ConnectFourRenderer(), ConnectFourRenderer()
+    direct.layered = False
+    game = engine.make("connect4")
+    state, rng = game.initial_state(seed=5), random.Random(5)
+    while True:
+        for options in ({}, {"grid_labels": True, "highlight": ("(0,3)",)}):
+            ours, theirs = layered.render(state, *size, **options), direct.render(state, *size, **options)
+            diff = np.abs(pixels(ours).astype(np.int16) - pixels(theirs).astype(np.int16))
+            assert diff.max() <= 2, f"{diff.max()} after {state.step} moves"  # premultiplied rounding
+        if state.is_over:
+            break
+        state = game.play_random(state, rng)

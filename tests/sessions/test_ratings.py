@@ -157,3 +157,38 @@ def test_bad_input_is_one_line(
     }[case]
     code, out, err = _cli(capsys, "ratings", *args)
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_placement_plays_the_least_certain_opponent(
+    pool: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _cli(
+        capsys,
+        "tournament",
+        "tictactoe",
+        "--place",
+        "sim",
+        "-p",
+        "random",
+        "-p",
+        "minimax",
+        "--rounds",
+        "3",
+        "--sim-latency",
+        "0",
+        "--ratings-from",
+        str(pool / "rr"),
+        "--out",
+        str(tmp_path / "place"),
+    )
+    assert code == 0, err
+    rounds = [line for line in out.splitlines() if line.startswith("round ")]
+    assert len(rounds) == 3
+    # Against the pool's ratings, sim's least certain opponent is the search bot, not random.
+    assert all("sim vs minimax" in line for line in rounds)
+    assert len(list((tmp_path / "place").glob("*/manifest.json"))) == 6
+    assert "sim: rating" in out
+    code, _, err = _cli(
+        capsys, "tournament", "tictactoe", "--place", "sim", "-p", "sim", "--out", str(tmp_path)
+    )
+    assert code == 2 and "needs a pool" in err

@@ -38,7 +38,7 @@ World = Any
 
 
 def _step_back(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
-    w._set_pos(s, *w.last_pos(s))
+    w.undo(s)
 
 
 def _kill(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
@@ -248,8 +248,8 @@ def _undo_all(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
         if t in skip:
             continue
         for x in group:
-            if x[LT] == w.tick_no:
-                w._set_pos(x, x[LR], x[LC])
+            if x[LT] == w.tick_no or x[ID] in w._pr_before:
+                w.undo(x)
 
 
 def _teleport(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:

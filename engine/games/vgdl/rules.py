@@ -469,6 +469,8 @@ def _int(value: Any, name: str, low: int = 0) -> int:
 def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
     if isinstance(item, list) and len(item) == 15:
         item = [*item, -1.0, -1]  # written before sprites had their own speed and time to live
+    if isinstance(item, list) and len(item) == 17:
+        item = [*item, 0]  # written before sprites could be made part-way between cells
     if not isinstance(item, list) or len(item) != len(FIELDS):
         raise ValueError(f"a sprite is a list of {len(FIELDS)} fields")
     head = item[:13]
@@ -488,15 +490,17 @@ def _sprite(item: Any, game: CompiledGame) -> tuple[Any, ...]:
         for p in res
     ):
         raise ValueError("a sprite's resources are [type, amount] pairs")
-    health, speed, ttl = item[14], item[15], item[16]
+    health, speed, ttl, side = item[14], item[15], item[16], item[17]
     if not isinstance(health, int) or isinstance(health, bool):
         raise ValueError("a sprite's health is a whole number")
     if not isinstance(speed, int | float) or isinstance(speed, bool):
         raise ValueError("a sprite's speed is a number")
     if not isinstance(ttl, int) or isinstance(ttl, bool):
         raise ValueError("a sprite's time to live is a whole number")
+    if side not in (0, 1, 2, 3, 4):
+        raise ValueError("a sprite's side is a direction (0 to 4)")
     head[9] = float(head[9])
-    return (*head, tuple((p[0], p[1]) for p in res), health, float(speed), ttl)
+    return (*head, tuple((p[0], p[1]) for p in res), health, float(speed), ttl, side)
 
 
 class VgdlGame(Game):

@@ -5,16 +5,21 @@ A tick (``Game.gameCycle`` in GVGAI) is:
 1. the avatar acts (moves, turns, or uses its weapon);
 2. every other sprite that acts by itself is updated, type by type in reverse SpriteSet order
    (missiles fly, NPCs wander or chase, spawners spawn, flickers age);
-3. events: first the end-of-screen rules (``X EOS > effect``) for sprites outside the grid, then every
+3. events: first the timed effects (``X TIME > effect``, ``addTimer``), then the end-of-screen rules
+   (``X EOS > effect``) for sprites outside the grid, then every
    collision rule in the order of the InteractionSet (rules naming the same two sprites are applied
    together, at the first of them); an effect applies to the first sprite of each colliding pair
    that has not been killed in this tick;
 4. killed sprites are removed;
 5. the end conditions are checked in order; the first that holds decides the game.
 
-PlayTrace runs VGDL on whole cells: two sprites collide when they share a cell, and a sprite moves a
-whole cell at a time. A speed below 1 accumulates (a boulder of speed 0.2 moves one cell every fifth
-tick it may move), where the Java engine moves fractions of a cell in pixels. A sprite an effect puts
+PlayTrace runs VGDL on whole cells: a sprite moves a whole cell at a time. A speed below 1 accumulates
+(a boulder of speed 0.2 moves one cell every fifth tick it may move, and waits its cooldown after each
+fifth as GVGAI does), where the Java engine moves fractions of a cell in pixels. Two sprites collide
+when they share a cell, or when one part-way to its next cell (progress above 0, facing its way)
+reaches into the other's cell, as its square overlaps both in pixels; what such a sprite makes (a bomb
+dropped between two cells) stays over both columns (its ``side``). A step back takes the fraction back
+too. A sprite an effect puts
 back into a cell (a boulder stepped back) meets what moved there meanwhile in a further pass of the
 rules, as its partial overlap would in pixels. A sprite outside the grid stays there, out of sight, as
 in the Java engine: it still counts, and the end-of-screen rules apply to it on every tick.
@@ -45,6 +50,7 @@ from engine.games.vgdl.sprites import (
     OR,
     PR,
     RES,
+    SIDE,
     SPD,
     STARTED,
     TTL,
@@ -148,6 +154,10 @@ class World:
         self._obstacle_cells: set[tuple[int, int]] | None = None
         #: Sprites an effect moved during the current collision pass (``None`` outside the events).
         self._relocated: set[int] | None = None
+        #: The progress towards the next cell of sprites that moved part of a cell, before this tick.
+        self._pr_before: dict[int, float] = {}
+        #: Cells that sprites part-way to their next cell reach into (see :meth:`overhang`).
+        self._over: dict[tuple[int, int], list[Any]] = {}
         #: Cells a sprite entered (moved or created) during the events.
         self._event_cells: set[tuple[int, int]] = set()
         frozen = game.frozen
@@ -268,6 +278,13 @@ class World:
         if s[LT] != self.tick_no:
             s[LR], s[LC], s[LT] = s[R], s[C], self.tick_no
 
+    def undo(self, s: list[Any]) -> None:
+        """Put a sprite back where it was before this tick's move (GVGAI's ``lastrect``)."""
+        self._set_pos(s, *self.last_pos(s))
+        before = self._pr_before.get(s[ID])
+        if before is not None:
+            s[PR] = before
+
     def last_pos(self, s: list[Any]) -> tuple[int, int]:
         return (s[LR], s[LC]) if s[LT] == self.tick_no else (s[R], s[C])
 
@@ -286,10 +303,14 @@ class World:
         if speed == 1.0:
             cells = 1
         else:
+            # GVGAI moves a fraction of a cell in pixels and waits its cooldown after every move; here
+            # the fraction accumulates, and a step back takes it back.
+            self._pr_before.setdefault(s[ID], s[PR])
             total = s[PR] + abs(speed)
             cells = int(total)
             s[PR] = total - cells
             if cells == 0:
+                s[MT] = self.tick_no
                 return False
         self._remember(s)
         self._set_pos(s, s[R] + dr * cells, s[C] + dc * cells)
@@ -297,7 +318,14 @@ class World:
         return True
 
     def add(
-        self, tindex: int, row: int, col: int, direction: int | None = None, *, force: bool = False
+        self,
+        tindex: int,
+        row: int,
+        col: int,
+        direction: int | None = None,
+        *,
+        force: bool = False,
+        side: int = 0,
     ) -> list[Any] | None:
         """A new sprite of type ``tindex`` at a cell, unless a singleton of its kind already lives
         (``force`` creates it anyway, as GVGAI's transformToAll does)."""
@@ -308,7 +336,7 @@ class World:
             if self.game.types[t].singleton and self.count(self.game.subtypes[t]):
                 return None
         sprite = new_sprite(
-            self.next_id, tindex, row, col, stype.orientation, self.tick_no, stype.health, stype.ttl
+            self.next_id, tindex, row, col, stype.orientation, self.tick_no, stype.health, stype.ttl, side
         )
         self.population += 1
         if direction is not None and stype.oriented and sprite[OR] == 0:
@@ -529,7 +557,7 @@ class World:
         if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(params["prob"]):
             facing = int(params["spawnorientation"]) or s[OR]
             for tindex in made_types:
-                made = self.add(tindex, s[R], s[C], facing or None)
+                made = self.add(tindex, s[R], s[C], facing or None, side=self._part_way(s))
                 if made is not None:
                     s[CT] += 1
         self._passive(s, stype)
@@ -702,6 +730,61 @@ class World:
             self._pairs(moved, done)
         self._relocated = None
 
+    @staticmethod
+    def _part_way(s: Sequence[Any]) -> int:
+        """The direction a sprite reaches into beyond its cell for good (0: none): what it makes
+        inherits it, as a bomb dropped by a bomber between two cells is over both in GVGAI's pixels."""
+        if s[PR] > 0 and s[OR]:
+            return int(s[OR])
+        return int(s[SIDE]) if len(s) > SIDE else 0
+
+    @staticmethod
+    def reach(s: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+        """The cells a sprite reaches into beyond its own: a sprite slower than one cell a tick that
+        faces its way (a missile, a bomber) is, in GVGAI's pixels, over two cells while its progress is
+        between them; one made between two cells stays over both (its ``side``)."""
+        out: list[tuple[int, int]] = []
+        r, c = s[R], s[C]
+        ahead = s[OR] if s[PR] > 0 else 0
+        side = s[SIDE]
+        if ahead:
+            dr, dc = DIRS[ahead]
+            out.append((r + dr, c + dc))
+        if side and side != ahead:
+            sr, sc = DIRS[side]
+            out.append((r + sr, c + sc))
+            if ahead:
+                dr, dc = DIRS[ahead]
+                out.append((r + dr + sr, c + dc + sc))
+        return tuple(out)
+
+    def meet(self, s1: Sequence[Any], s2: Sequence[Any]) -> bool:
+        """Whether two sprites overlap: the same cell, or one reaching into the other's cell."""
+        if s1[R] == s2[R] and s1[C] == s2[C]:
+            return True
+        c1, c2 = (s1[R], s1[C]), (s2[R], s2[C])
+        return (type(s1) is list and c2 in self.reach(s1)) or (type(s2) is list and c1 in self.reach(s2))
+
+    def _overhangs(self) -> dict[tuple[int, int], list[Any]]:
+        over: dict[tuple[int, int], list[Any]] = {}
+        for group in self.cells.values():
+            for x in group:
+                if (x[PR] > 0 and x[OR]) or x[SIDE]:
+                    if x[ID] not in self.killed:
+                        for cell in self.reach(x):
+                            over.setdefault(cell, []).append(x)
+        return over
+
+    def _near(self, s1: Sequence[Any]) -> list[Any]:
+        """The sprites that may overlap ``s1``: in its cell, reaching into it, or in a cell it reaches."""
+        cell = (s1[R], s1[C])
+        near = list(self.here(cell))
+        near += self._over.get(cell, ())
+        if type(s1) is list:
+            for other in self.reach(s1):
+                near += self.here(other)
+        return near
+
     def _meetings(self) -> dict[int, dict[int, Any]]:
         """Per collision rule, the sprites that meet a sprite the rule names, at the start of a pass:
         those of the layer (found once per layer) and those in the cells of the other sprites."""
@@ -725,6 +808,15 @@ class World:
                                 found[n] = {x[ID]: x}
                             else:
                                 hit[x[ID]] = x
+        over = self._over = self._overhangs()
+        for key, reaching in over.items():
+            here = self.here(key)
+            for pair in ((x, y) for x in reaching for y in here) if here else ():
+                for x, y in (pair, (pair[1], pair[0])):
+                    if x[ID] in killed or x is y:
+                        continue
+                    for n in rules_for.get((x[T], y[T]), ()):
+                        found.setdefault(n, {})[x[ID]] = x
         return found
 
     def _pairs(self, only: set[int] | None, done: set[tuple[int, int, int, int]]) -> None:
@@ -754,17 +846,20 @@ class World:
                     if s1[ID] in killed:
                         continue
                     cell = (s1[R], s1[C])
-                    a, b = fixed.get(cell), cells.get(cell)
-                    if a is None:
-                        if b is None or len(b) < 2:
-                            continue
-                        here: Sequence[Any] = b
-                    elif b:
-                        here = (*a, *b)
-                    elif len(a) < 2:
-                        continue
+                    if self._over or (s1[PR] > 0 and s1[OR]) or s1[SIDE]:
+                        here: Sequence[Any] = self._near(s1)
                     else:
-                        here = a
+                        a, b = fixed.get(cell), cells.get(cell)
+                        if a is None:
+                            if b is None or len(b) < 2:
+                                continue
+                            here = b
+                        elif b:
+                            here = (*a, *b)
+                        elif len(a) < 2:
+                            continue
+                        else:
+                            here = a
                     partners = [s2 for s2 in here if s2[T] in wanted and s2 is not s1]
                     for s2 in partners:
                         if s1[ID] in killed:
@@ -778,7 +873,7 @@ class World:
                         if mark in done:
                             continue
                         done.add(mark)
-                        if s2[R] == s1[R] and s2[C] == s1[C]:
+                        if (s2[R] == s1[R] and s2[C] == s1[C]) or self.meet(s1, s2):
                             self._apply(effect, s1, s2)
 
     def _apply(self, effect: Effect, s1: list[Any] | None, s2: list[Any] | None) -> None:

@@ -25,8 +25,9 @@ FIELDS = (
     "health",  # 14: health points (GVGAI's healthPoints)
     "speed",  # 15: its own speed once an effect set it (setSpeedForAll), else -1 (the type's)
     "ttl",  # 16: ticks left to live (GVGAI's timeToLive), -1: for ever
+    "side",  # 17: a direction it also reaches into for good (made part-way between cells), or 0
 )
-ID, T, R, C, OR, LR, LC, LT, MT, PR, CT, MEMO, STARTED, RES, HP, SPD, TTL = range(17)
+ID, T, R, C, OR, LR, LC, LT, MT, PR, CT, MEMO, STARTED, RES, HP, SPD, TTL, SIDE = range(18)
 
 ACTION_DIRS = {"ACTION_UP": 1, "ACTION_LEFT": 2, "ACTION_DOWN": 3, "ACTION_RIGHT": 4}
 BASE_DIRS = (1, 2, 3, 4)  # GVGAI's DBASEDIRS order: up, left, down, right
@@ -34,6 +35,14 @@ REVERSE = (0, 3, 4, 1, 2)
 
 
 def new_sprite(
-    sid: int, tindex: int, row: int, col: int, direction: int, tick: int, health: int = 0, ttl: int = -1
+    sid: int,
+    tindex: int,
+    row: int,
+    col: int,
+    direction: int,
+    tick: int,
+    health: int = 0,
+    ttl: int = -1,
+    side: int = 0,
 ) -> list[Any]:
-    return [sid, tindex, row, col, direction, row, col, -1, tick, 0.0, 0, -1, 0, (), health, -1.0, ttl]
+    return [sid, tindex, row, col, direction, row, col, -1, tick, 0.0, 0, -1, 0, (), health, -1.0, ttl, side]
