@@ -12,6 +12,7 @@ from typing import Any
 from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
+    UsageError,
     compact_table,
     default_root,
     err,
@@ -271,6 +272,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     import sessions
 
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, not {args.limit}")
     root = args.out if args.out is not None else default_root()
     catalogue = sessions.Catalogue(root)
     items = list(catalogue.list())
@@ -451,12 +454,17 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from desktop.cli.common import EXIT_USAGE
-    from desktop.video_export import VideoExportError, export_video, plan_video, prepare
+    from desktop.video_export import (
+        VideoExportError,
+        check_seconds_per_step,
+        export_video,
+        plan_video,
+        prepare,
+    )
 
     try:
         plan = plan_video(session, args.zip, first=args.first, last=args.last)
-        if not args.seconds_per_step > 0:
-            raise VideoExportError(f"--seconds-per-step must be positive, not {args.seconds_per_step}")
+        check_seconds_per_step(args.seconds_per_step)
     except VideoExportError as exc:
         err(one_line(exc))
         return EXIT_USAGE
