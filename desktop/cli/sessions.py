@@ -501,7 +501,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
     from sessions.importers import detect
 
-    fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    try:
+        fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    except OSError as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
     if fmt is not None:
         return _import_recorded(zip_path, Path(root), fmt)
     if zip_path.is_dir():
