@@ -38,13 +38,77 @@ def _player(folder: Path) -> str | None:
         return None
 
 
-def _index_rows(folder: Path) -> list[dict[str, Any]]:
+def _meta(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / "reproduce.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _current_cells(folder: Path, protocol: Any) -> dict[str, set[str]] | None:
+    """The cell keys of each run of the protocol as it stands, for the player and inputs the folder
+    was played with (episodes of cells an earlier version of the protocol played are left out);
+    ``None`` when the protocol cannot be planned here (then every episode counts)."""
+    from engine.protocols import ProtocolFileError, plan
+
+    meta = _meta(folder)
+    try:
+        planned = plan(protocol, player=meta.get("player"), inputs=meta.get("inputs") or {},
+                       max_steps=meta.get("max_steps"))
+    except (ProtocolFileError, ValueError):
+        return None
+    return {p.run.name: {c.key for c in p.sweep.cells} for p in planned.runs}
+
+
+def _index_rows(folder: Path, keep: set[str] | None = None) -> list[dict[str, Any]]:
     from engine.sweep.index import INDEX_FILE, SweepIndex
 
     if not (folder / INDEX_FILE).exists():
         return []
     with SweepIndex(folder, create=False) as index:
-        return index.rows("done")
+        rows = index.rows("done")
+    return [r for r in rows if keep is None or r["cell"] in keep]
+
+
+def _run_rows(folder: Path, protocol: Any) -> dict[str, list[dict[str, Any]]]:
+    """Each run's finished episodes of the protocol's current cells."""
+    cells = _current_cells(folder, protocol)
+    return {run.name: _index_rows(folder / run.name, None if cells is None else cells.get(run.name, set()))
+            for run in protocol.runs}
+
+
+def _final_metrics(folder: Path, protocol: Any, runs: dict[str, list[dict[str, Any]]]
+                   ) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The final metrics of the episodes of the games whose further figures the report shows."""
+    import sessions
+
+    out = []
+    for run in protocol.runs:
+        for row in runs[run.name]:
+            if row.get("game_label") not in protocol.report_metrics or not row.get("session"):
+                continue
+            path = Path(row["session"])
+            path = path if path.is_absolute() else folder / run.name / path
+            try:
+                events = sessions.load_session(path).events
+            except Exception:  # noqa: BLE001  (an unreadable session leaves its figures out)
+                continue
+            finished = next((e for e in reversed(events) if e.get("type") == "session_finished"), None)
+            metrics = dict(((finished or {}).get("data") or {}).get("metrics") or {})
+            metrics["_game"] = row["game_label"]
+            out.append((run.name, " vs ".join(row.get("players") or []), str(row.get("harness_name") or ""),
+                        metrics))
+    return out
+
+
+def _session_paths(folder: Path, run: str, rows: list[dict[str, Any]]) -> list[Path]:
+    out = []
+    for row in rows:
+        if row.get("session"):
+            path = Path(row["session"])
+            out.append(path if path.is_absolute() else folder / run / path)
+    return [p for p in out if p.is_dir()]
 
 
 def build_report(folder: Path) -> Report:
@@ -56,9 +120,9 @@ def build_report(folder: Path) -> Report:
     papers = load_paper(protocol.report_paper)
     player = _player(folder)
     if protocol.report_kind == "scores":
-        episodes = [e for run in protocol.runs for e in rp.group_episodes(run.name,
-                                                                          _index_rows(folder / run.name))]
-        return rp.scores_report(protocol, papers, episodes, player)
+        runs = _run_rows(folder, protocol)
+        episodes = [e for run in protocol.runs for e in rp.group_episodes(run.name, runs[run.name])]
+        return rp.scores_report(protocol, papers, episodes, player, _final_metrics(folder, protocol, runs))
     if protocol.report_kind == "lvlm":
         return _lvlm(folder, protocol, papers, player)
     if protocol.report_kind == "gamebot":
@@ -77,8 +141,8 @@ def _lvlm(folder: Path, protocol: Any, papers: Any, player: str | None) -> Repor
             records.append(load_results(path))
         except TaskSetError:
             continue
-    sessions = [folder / run.name / "sessions" for run in protocol.runs
-                if (folder / run.name / "sessions").is_dir()]
+    runs = _run_rows(folder, protocol)
+    sessions = [p for run in protocol.runs for p in _session_paths(folder, run.name, runs[run.name])]
     records += e2e_records(sessions) if sessions else []
     return lvlm_report(protocol, papers, records, player, overall=overall, weights=GAME_RATINGS)
 
@@ -90,8 +154,9 @@ def _gamebot(folder: Path, protocol: Any, papers: Any, player: str | None) -> Re
     from engine.tournament import build_table, record_from_session
 
     records = []
+    runs = _run_rows(folder, protocol)
     for run in protocol.runs:
-        for row in _index_rows(folder / run.name):
+        for row in runs[run.name]:
             if not row.get("session"):
                 continue
             path = Path(row["session"])
@@ -118,11 +183,12 @@ def _gvgai(folder: Path, protocol: Any, papers: Any, player: str | None) -> Repo
 
     episodes: list[Any] = []
     scorer = None
+    runs = _run_rows(folder, protocol)
     for run in protocol.runs:
-        where = folder / run.name / "sessions"
-        if not where.is_dir() or not any(where.iterdir()):
+        where = _session_paths(folder, run.name, runs[run.name])
+        if not where:
             continue
-        found, score_fn, *_ = load_episodes([where])
+        found, score_fn, *_ = load_episodes(where)
         scorer = scorer or score_fn
         for e in found:
             episodes.append(dataclasses.replace(e, player=f"{e.player} · {run.name}"))

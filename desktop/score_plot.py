@@ -6,6 +6,7 @@ Appending a point only records it; the timer pushes the buffered series into pyq
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 
@@ -15,7 +16,7 @@ import pyqtgraph as pg  # noqa: E402
 import PySide6.QtWidgets  # noqa: E402,F401  (pyqtgraph picks the binding that is already imported)
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QFont  # noqa: E402
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QFrame, QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from desktop import theme  # noqa: E402
 
@@ -55,6 +56,7 @@ class ScorePlot(QFrame):
         self._curves: list[pg.PlotDataItem] = []
         self._dirty = False
         self._marker_step: int | None = None
+        self._ranges: tuple[float, ...] = ()
 
         self.title = QLabel("Score")
         # The legend line never sets the plot's width (a long one is cut at the plot's edge).
@@ -77,6 +79,9 @@ class ScorePlot(QFrame):
             axis.setPen(axis_pen)
             axis.setTextPen(pg.mkPen(theme.MUTED))
             axis.setTickFont(tick_font)
+            # Drawn once into a pixmap and reused until its ticks change: replaying an axis' picture
+            # on every repaint cost ~20 ms each, the largest stall of a game played at full speed.
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item.enableAutoRange(x=False, y=False)
         self.marker = pg.InfiniteLine(
             angle=90, movable=False, pen=pg.mkPen(theme.ACCENT, width=1.5, style=Qt.PenStyle.DashLine)
@@ -134,6 +139,7 @@ class ScorePlot(QFrame):
             self.title.setText(_html(title))
         self._marker_step = None
         self.marker.setVisible(False)
+        self._ranges = ()
         self._dirty = True
 
     def append(self, step: int, scores: Sequence[float]) -> None:
@@ -191,10 +197,29 @@ class ScorePlot(QFrame):
         lo = min([0.0, *values])
         hi = max([*values, lo + 1.0])
         pad = (hi - lo) * 0.08
-        item.setXRange(x0, x1, padding=0.02)
-        item.setYRange(lo - pad * 0.4, hi + pad, padding=0)
+        # Ranges move in steps (the x end to the next whole tick, the top to a round value), so the axes
+        # (and their cached pictures) change now and then, not with every point.
         span = x1 - x0
         major = next(
             (m for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if span / m <= 10), 10000
         )
+        x1 = x0 + math.ceil((x1 - x0) / major) * major
+        top = _round_up(hi + pad)
+        ranges = (x0, x1, lo - pad * 0.4 if lo < 0 else lo - (top - lo) * 0.03, top, major)
+        if ranges == self._ranges:
+            return
+        self._ranges = ranges
+        item.setXRange(x0, x1, padding=0.02)
+        item.setYRange(ranges[2], top, padding=0)
         item.getAxis("bottom").setTickSpacing(major, major)
+
+
+def _round_up(value: float) -> float:
+    """``value`` rounded up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 or 10 times a power of ten."""
+    if value <= 0:
+        return value
+    power = 10 ** math.floor(math.log10(value))
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if value <= step * power + 1e-12:
+            return step * power
+    return 10 * power

@@ -103,6 +103,32 @@ class _TextBytes:
         return out
 
 
+class _ActionSpace(spaces.Discrete):
+    """``Discrete`` whose seeding from :meth:`PlayTraceAEC.reset` waits until it is first drawn from.
+
+    ``reset(seed=s)`` seeds each agent's space; making a numpy generator costs about as much as a
+    whole turn of a quick game, and most loops never sample the spaces. The seed is kept and the
+    generator made on first use, so ``sample()`` draws exactly what it would have drawn."""
+
+    _pending: int | None = None
+
+    def defer_seed(self, seed: int) -> None:
+        """Seed with ``seed`` when the generator is next needed."""
+        self._pending = seed
+        self._np_random = None
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            super().seed(pending)
+        return super().np_random
+
+    def seed(self, seed: int | None = None) -> int | Any:
+        self._pending = None
+        return super().seed(seed)
+
+
 class PlayTraceAEC(AECEnv):  # type: ignore[misc]
     """A PlayTrace game as a PettingZoo AEC environment (see the module's documentation).
 
@@ -152,7 +178,7 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         self.seat_names = {a: self.game.seats[i].name for i, a in enumerate(self.possible_agents)}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.codec = self._codec(text_length)
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.action_spaces = {a: _ActionSpace(size) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -241,7 +267,7 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(self.possible_agents):
-                self.action_spaces[agent].seed(seed + i)
+                self.action_spaces[agent].defer_seed(seed + i)
         # The game's own seed comes from the env's generator, so reset(seed=s) fixes the whole episode.
         game_seed = int(self._np_random.integers(0, 2**31 - 1))
         self.game_state = self.game.initial_state(seed=game_seed)

@@ -1,4 +1,12 @@
-"""Games recorded elsewhere, as PlayTrace sessions that replay.
+"""Games recorded elsewhere, as PlayTrace sessions that replay: the formats, and PGN.
+
+:func:`import_path` imports a file or folder in one of :data:`FORMATS`, told or recognised
+(:func:`detect`):
+
+* ``pgn``: chess games (below);
+* ``gamingagent``: LMGame-Bench's GamingAgent episode logs (:mod:`sessions.import_gamingagent`);
+* ``lvlm``: LVLM-Playground's experiment records, their end-to-end games (:mod:`sessions.import_lvlm`);
+* ``gamebot``: GAMEBoT's tic-tac-toe game logs (:mod:`sessions.import_gamebot`).
 
 * PGN (``playtrace import games.pgn``): every game of the file becomes a chess session. Its moves are
   played again by PlayTrace's chess engine (python-chess underneath), so an illegal or garbled move is
@@ -16,48 +24,20 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from engine.core import Action, Game
-from engine.players import Decision, Observation
 from engine.safeio import read_text
+from sessions._replay import ImportFormatError, RecordedSide, play
 
-__all__ = ["ImportFormatError", "import_pgn"]
+__all__ = ["FORMATS", "ImportFormatError", "detect", "import_path", "import_pgn"]
+
 
 #: A PGN file larger than this is not a file of games to import.
 MAX_PGN_BYTES = 32 * 1024 * 1024
 #: Games read from one file at most.
 MAX_GAMES = 10_000
-
-
-class ImportFormatError(ValueError):
-    """A file that cannot be imported (one line naming the file and the place)."""
-
-
-class _RecordedSide:
-    """A seat that plays the moves a record gives it, and forfeits (resigns) where the record stops."""
-
-    kind = "human"
-
-    def __init__(self, spec: str, label: str, moves: Mapping[int, tuple[Action, str]], resigns: bool) -> None:
-        self.spec = spec
-        self.label = label
-        self._moves = moves
-        self._resigns = resigns
-
-    async def act(self, observation: Observation) -> Decision:
-        move = self._moves.get(observation.step)
-        if move is None:
-            return Decision(
-                None,
-                source="human",
-                rationale="resigns" if self._resigns else "the record ends here",
-                forfeit=True,
-            )
-        action, comment = move
-        return Decision(action, source="human", rationale=comment)
 
 
 def _spec(name: str) -> str:
@@ -69,7 +49,7 @@ def _games(text: str, source: Path) -> list[Any]:
     import chess.pgn
 
     handle = io.StringIO(text)
-    games = []
+    games: list[Any] = []
     quiet = logging.getLogger("chess.pgn")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # python-chess logs each bad move; it is reported once, below
@@ -108,21 +88,6 @@ def _moves(pgn_game: Any, game: Game, source: Path, number: int) -> tuple[list[t
     return out, state
 
 
-async def _play(
-    game: Game, sides: list[_RecordedSide], root: Path, title: str, extra: dict[str, Any], max_steps: int
-) -> Path:
-    from engine.match import Match
-    from sessions.writer import SessionWriter
-
-    match = Match(game, sides, seed=None, max_steps=max_steps)
-    writer = SessionWriter.for_match(root, match, title=title, extra=extra)
-    try:
-        await match.run()
-    finally:
-        writer.close()
-    return writer.path
-
-
 def import_pgn(path: Path, root: Path) -> list[Path]:
     """Import every game of the PGN file at ``path`` into the sessions folder ``root``; returns the
     session folders written.
@@ -153,7 +118,7 @@ def import_pgn(path: Path, root: Path) -> list[Path]:
         for step, (action, comment) in enumerate(moves):
             by_seat[step % 2][step] = (action, comment)
         sides = [
-            _RecordedSide(_spec(names[s]), names[s], by_seat[s], resigns=(to_move == s and loser == s))
+            RecordedSide(_spec(names[s]), names[s], by_seat[s], resigns=(to_move == s and loser == s))
             for s in (0, 1)
         ]
         resigned = to_move is not None and loser == to_move
@@ -168,5 +133,76 @@ def import_pgn(path: Path, root: Path) -> list[Path]:
         event = headers.get("Event")
         title = f"{names[0]} – {names[1]}" + (f", {event}" if event not in (None, "", "?") else "")
         max_steps = len(moves) + (1 if resigned else 0)
-        written.append(asyncio.run(_play(game, sides, root, title, extra, max(1, max_steps))))
+        written.append(asyncio.run(play(game, sides, root, title, extra, max(1, max_steps))))
     return written
+
+
+#: The formats :func:`import_path` knows.
+FORMATS = ("pgn", "gamingagent", "lvlm", "gamebot")
+
+
+def detect(path: Path) -> str | None:
+    """The format of the file or folder at ``path``, or ``None`` when it is none of :data:`FORMATS`."""
+    from engine.safeio import InputError, loads_json, read_bytes
+    from sessions.import_gamingagent import LOG_NAME, is_gamingagent_log
+
+    if path.is_dir():
+        if any(LOG_NAME.match(p.name) for p in path.iterdir()):
+            return "gamingagent"
+        return detect(path / "game.log") if (path / "game.log").is_file() else None
+    if path.suffix.lower() == ".pgn":
+        return "pgn"
+    if LOG_NAME.match(path.name):
+        return "gamingagent"
+    if path.name == "game.log":
+        from sessions.import_gamebot import MAX_LOG_BYTES, is_gamebot_log
+
+        try:
+            return "gamebot" if is_gamebot_log(read_text(path, cap=MAX_LOG_BYTES)) else None
+        except (InputError, OSError, ValueError):
+            return None
+    if path.suffix.lower() == ".json":
+        from sessions.import_lvlm import MAX_RECORD_BYTES, is_lvlm_record
+
+        try:
+            data = loads_json(read_bytes(path, cap=MAX_RECORD_BYTES), "record")
+            return "lvlm" if is_lvlm_record(data) else None
+        except (InputError, OSError, ValueError):
+            return None
+    if path.suffix.lower() == ".jsonl":
+        try:
+            head = read_bytes(path, cap=MAX_PGN_BYTES, what="log").split(b"\n", 1)[0]
+            return "gamingagent" if is_gamingagent_log(loads_json(head, "first line")) else None
+        except (InputError, OSError, ValueError):
+            return None
+    return None
+
+
+def import_path(path: Path, root: Path, fmt: str | None = None) -> list[Path]:
+    """Import the file or folder at ``path`` in format ``fmt`` (default: :func:`detect`'s) into the
+    sessions folder ``root``; returns the session folders written (nothing is written on an error).
+
+    Raises:
+        ImportFormatError: an unknown or refused format, or a file the format's importer refuses.
+        engine.safeio.InputError: a file that cannot be read.
+    """
+    chosen = fmt or detect(path)
+    if chosen is None:
+        raise ImportFormatError(f"{path}: cannot tell its format; give --format ({', '.join(FORMATS)})")
+    if chosen == "pgn":
+        if path.is_dir():
+            raise ImportFormatError(f"{path} is a folder, not a PGN file")
+        return import_pgn(path, root)
+    if chosen == "gamingagent":
+        from sessions.import_gamingagent import import_gamingagent
+
+        return import_gamingagent(path, root)
+    if chosen == "gamebot":
+        from sessions.import_gamebot import import_gamebot
+
+        return import_gamebot(path, root)
+    if chosen == "lvlm":
+        from sessions.import_lvlm import import_lvlm
+
+        return import_lvlm(path, root)
+    raise ImportFormatError(f"{chosen!r} is not an import format ({', '.join(FORMATS)})")

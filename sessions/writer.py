@@ -330,7 +330,7 @@ class SessionWriter:
                     why = "it keeps being removed by another process"
                     raise SessionError(f"cannot create a session folder in {root}: {why}") from exc
             except OSError as exc:
-                why = exc.strerror or exc
+                why = exc.strerror or str(exc)
                 raise SessionError(f"cannot create a session folder in {root}: {why}") from exc
         try:
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())

@@ -147,7 +147,8 @@ def reproduce(args: argparse.Namespace) -> int:
     if (out / META_FILE).exists():
         old_player = json.loads((out / META_FILE).read_text(encoding="utf-8")).get("player")
     meta = {"protocol": protocol.id, "player": the_plan.player or old_player,
-            "source": str(args.what), "runs": [p.run.name for p in the_plan.runs], "command": command(args)}
+            "source": str(args.what), "runs": [p.run.name for p in the_plan.runs], "command": command(args),
+            "inputs": _inputs(args.input), "max_steps": args.max_steps}
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     missing = 0
     try:

@@ -84,7 +84,7 @@ def test_lmgame_bench_plays_resumes_and_reports_beside_the_paper(
     assert "Measured with `playtrace reproduce lmgame-bench --player sim --games 2048,candycrush" in doc
     assert "| random (ours) |" in doc and "| Random (paper) |" in doc
     assert "random (ours), 2048: within" in doc or "random (ours), 2048: outside" in doc
-    assert "Super Mario Bros action durations" in doc  # a deviation, with its reason
+    assert "Super Mario Bros levels and emulator" in doc  # a deviation, with its reason
     assert "_Not measured in this document's run._" in doc  # the other protocols
 
 
@@ -100,9 +100,20 @@ def test_a_protocol_a_user_edited_runs(tmp_path: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert "skipped run model (needs --player)" in err
     assert "run random: 0/3 done, 3 to play" in err
-    report = _report(capsys, out)
-    assert next(r for r in _rows(report,
-                                 "scores") if r["label"] == "random (ours)")["cells"]["boxes"]["n"] == 3
+    assert _random_n(_report(capsys, out), "boxes") == 3
+    # Edited again (another step cap per level) and played into the same folder: the report counts the
+    # episodes of the protocol as it now stands, not those of its earlier version.
+    mine.write_text(mine.read_text(encoding="utf-8").replace("max_steps = 200 }", "max_steps = 150 }"),
+                    encoding="utf-8")
+    assert main(["reproduce", str(mine), "--games", "boxes", "--max-steps", "5", "--episodes", "2",
+                 "--out", str(out)]) == 0
+    assert "run random: 0/2 done, 2 to play" in capsys.readouterr().err
+    assert _random_n(_report(capsys, out), "boxes") == 2
+
+
+def _random_n(report: dict, game: str) -> int:
+    row = next(r for r in _rows(report, "scores") if r["label"] == "random (ours)")
+    return int(row["cells"][game]["n"])
 
 
 def test_a_bad_protocol_file_names_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -174,3 +185,19 @@ def test_report_of_a_folder_that_is_not_a_reproduction(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", "report", str(tmp_path)]) == 2
     assert "not a reproduction folder" in capsys.readouterr().err
+
+
+def test_lmgame_reports_holdem_styles_and_the_long_context_ablation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "more"
+    assert main(["reproduce", "lmgame-bench", "--player", "sim", "--games", "holdem,courtroom", "--episodes",
+                 "1", "--max-steps", "30", "--out", str(out)]) == 0
+    report = _report(capsys, out)
+    rows = {r["label"]: r for r in _rows(report, "metrics")}
+    v1 = rows["sim vs equity · Hold'em V1 (strategic heuristics; the ranking's) (ours)"]
+    assert {"holdem: aggression_factor_p1", "holdem: fold_rate_p1", "holdem: chips_p1"} <= set(v1["cells"])
+    assert 0 <= v1["cells"]["holdem: fold_rate_p1"]["mean"] <= 1
+    assert "courtroom: checkpoint_broken" in rows["sim · context-long (ours)"]["cells"]
+    assert "courtroom: checkpoint_broken" in rows["sim · context-recent (ours)"]["cells"]
+    scores = {r["label"] for r in _rows(report, "scores")}
+    assert "sim · Courtroom with long context (Table 10) (ours)" in scores

@@ -193,3 +193,23 @@ def test_one_seat_games_are_refused() -> None:
         ptz.env("2048")
     with pytest.raises(engine.UnknownGameError):
         ptz.env("no-such-game")
+
+
+def test_reset_with_a_seed_seeds_each_agents_action_space() -> None:
+    from gymnasium import spaces
+
+    from engine import pettingzoo as ptz
+
+    env = ptz.env("connect4")
+    for seed in (5, 6):
+        env.reset(seed=seed)
+        for i, agent in enumerate(env.possible_agents):
+            reference = spaces.Discrete(env.action_space(agent).n)
+            reference.seed(seed + i)
+            drawn = [env.action_space(agent).sample() for _ in range(8)]
+            assert drawn == [reference.sample() for _ in range(8)]
+    env.reset(seed=5)
+    env.action_space("player_0").seed(11)  # an explicit seed after reset wins
+    reference = spaces.Discrete(env.action_space("player_0").n)
+    reference.seed(11)
+    assert env.action_space("player_0").sample() == reference.sample()

@@ -76,9 +76,12 @@ def test_lmgame_protocol_is_the_papers() -> None:
     assert p.statistic == "sd"
     assert p.harness["reask"] == "none" and p.harness["fallback"] == "noop"
     made = {r.run.name: r.sweep for r in plan(p, player="sim").runs}
-    vlm = {s.name: s.values for s in made["model-vlm"].settings}
+    vlm = {s.name: s.values for s in made["model-mario"].settings}
     assert vlm["both-vlm"]["perception"] == "describe" and vlm["zs"]["perception"] == "image"
-    assert {g.label for g in made["model-vlm"].games} == {"mario", "courtroom"}
+    assert vlm["zs"]["prompt_variant"] == "lmgame"
+    mario = made["model-mario"].games[0].options
+    assert mario["durations"] is True and mario["max_frames"] == 30 and mario["stuck_seconds"] == 0
+    assert {g.label for g in made["model-courtroom"].games} == {"courtroom"}
     holdem = made["holdem"]
     assert holdem.games[0].options["hands"] == 40 and holdem.games[0].options["mirrored"] is True
     assert [s.values["prompt_variant"] for s in holdem.settings] == ["v0", "v1", "v2"]
@@ -168,6 +171,13 @@ def test_lvlm_plans_task_sets_and_end_to_end_games() -> None:
     duel = e2e["e2e-duel"].settings[0].values
     assert duel["strikes"] == 3 and duel["reask"] == "same" and duel["fallback"] == "forfeit"
     assert duel["memory"] == 0 and duel["perception"] == "image"
+
+
+def test_an_id_is_not_mistaken_for_a_folder_of_that_name(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "gamebot").mkdir()  # e.g. a reproduction folder named after its protocol
+    monkeypatch.chdir(tmp_path)
+    assert load_protocol("gamebot").id == "gamebot"
 
 
 def test_unknown_protocol_id_lists_the_shipped_ones() -> None:
