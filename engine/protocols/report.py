@@ -411,7 +411,7 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
             cells["overall"] = Cell(overall(scores, task))
             row = Row(f"{labels[spec]} (ours)", OURS, cells, baseline=not is_model_spec(spec))
             prow = paper.baseline_row(spec) if paper else None
-            if prow is not None:
+            if prow is not None and paper is not None:
                 for g, v in scores.items():
                     if g in prow.cells:
                         row.checks[g] = check(v, prow.cells[g], prow.n or paper.n, "se",
