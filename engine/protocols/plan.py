@@ -216,7 +216,7 @@ def plan(
             sweep = parse_sweep(text, name=f"{protocol.id}:{run.name}")
         except SweepFileError as exc:
             # The generated sweep's own line means nothing to the user: keep only what was wrong.
-            why = re.sub(r"^[^:]+:\d+: \S+: ", "", str(exc))
+            why = re.sub(r"^.*?:\d+: \S+: ", "", str(exc))
             raise ProtocolFileError(f"{protocol.name or protocol.id}: run {run.name}: {why}") from None
         runs.append(PlannedRun(run, text, sweep))
     tasks: list[PlannedTasks] = []
