@@ -269,10 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import", parents=[common],
                          help="unpack a session zip into the sessions folder, or import games recorded "
-                         "elsewhere (PGN, GamingAgent logs, LVLM-Playground records)")
+                         "elsewhere (PGN, GamingAgent logs, LVLM-Playground records, GAMEBoT logs)")
     imp.add_argument("zip", type=Path, metavar="PATH",
                      help="a session zip, a PGN file, a GamingAgent episode log or a folder of them, "
-                     "or an LVLM-Playground record (.json)")
+                     "an LVLM-Playground record (.json) or a GAMEBoT game.log (or its folder)")
     imp.add_argument("--format", choices=("pgn", "gamingagent", "lvlm", "gamebot"), default=None,
                      help="the format of PATH when its name does not say it")
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")

@@ -484,8 +484,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     """``playtrace import PATH [--format F] [--out DIR] [--copy]``: prints the new session folder(s).
 
     PATH is a session zip, or a file or folder recorded elsewhere (:mod:`sessions.importers`): a PGN
-    file, a GamingAgent episode log or a folder of them; ``--format`` names the format when the file
-    does not say it.
+    file, a GamingAgent episode log or a folder of them, an LVLM-Playground record, a GAMEBoT
+    ``game.log``; ``--format`` names the format when the file does not say it.
 
     A session that is already in the sessions folder is refused (exit 1) unless ``--copy`` is given;
     then the copy gets a new id, and the command says so.
@@ -501,11 +501,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
     from sessions.importers import detect
 
-    fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    try:
+        fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    except OSError as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
     if fmt is not None:
         return _import_recorded(zip_path, Path(root), fmt)
     if zip_path.is_dir():
-        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent logs")
+        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent or GAMEBoT logs")
         return EXIT_FAILURE
     try:
         path = sessions.import_zip(zip_path, root)
@@ -524,7 +528,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import_recorded(path: Path, root: Path, fmt: str) -> int:
-    """A file or folder recorded elsewhere (PGN, GamingAgent logs) as sessions
+    """A file or folder recorded elsewhere (PGN, GamingAgent, LVLM-Playground, GAMEBoT) as sessions
     (:mod:`sessions.importers`); prints each session folder written."""
     from engine.safeio import InputError
     from sessions.importers import ImportFormatError, import_path
