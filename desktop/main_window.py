@@ -190,6 +190,8 @@ class MainWindow(QMainWindow):
         self.session_label = QLabel("")
         self.session_label.setObjectName("Muted")
         self.statusBar().addWidget(self.status_label, 1)
+        # A timed message takes the status line's place (never drawn over it, whatever re-shows it).
+        self.statusBar().messageChanged.connect(lambda text: self.status_label.setVisible(not text))
         self.statusBar().addPermanentWidget(self.session_label)
         # Keep the status text off the window edges (it sat flush against them).
         self.statusBar().setContentsMargins(8, 0, 8, 0)

@@ -98,7 +98,7 @@ def _chosen(records: list[dict[str, Any]]) -> tuple[str, ...]:
     return ()
 
 
-def step_view(c: SessionController) -> StepView | None:
+def step_view(c: SessionController, streaming: str = "") -> StepView | None:
     """The board, the decision made on it and its reasoning at the step the controller shows.
 
     While a live game is followed, the decision on the current board is not made yet: the caption
@@ -123,6 +123,9 @@ def step_view(c: SessionController) -> StepView | None:
         if last:
             caption = f"Last move: {last}"
             reasoning = reasoning or _reasoning(before)
+    if following_live and streaming:
+        # A model thinks on the board shown: its reasoning as it streams in, not the last move's.
+        reasoning = streaming
     if k == c.head and (c.finished_status is not None or c.mode == "replay"):
         result = c.result_text()
         caption = f"Final position — {result}" if result else "Final position"
@@ -380,7 +383,7 @@ class PresenterView(QWidget):
         w, h = float(self.width()), float(self.height())
         painter.fillRect(self.rect(), QColor(_BG))
         c = self.presenter.controller
-        view = step_view(c)
+        view = step_view(c, self.presenter.streaming)
         m = h * 0.04
         title_f, hint_f = _font(h / 26, bold=True), _font(h / 48)
         title_h = QFontMetricsF(title_f).height()
@@ -486,6 +489,10 @@ class Presenter(QObject):
         self.active = False
         self._restore: dict[str, Any] = {}
         self.exporting: asyncio.Task[Any] | None = None
+        # The reasoning a model streams on the live board (model_delta events), shown as it comes.
+        self._stream: list[str] = []
+        self.controller.sig_live_record.connect(self._on_live_record)
+        self.controller.sig_step_records.connect(self._on_step_records)
 
         # The caption line under the board: the decision made on the board shown, and why.
         # One line (elided, the whole text in its tooltip) of a fixed height: the board never moves as
@@ -637,6 +644,25 @@ class Presenter(QObject):
             self.view.setGeometry(self.window.rect())
         return False
 
+    # -- streaming ------------------------------------------------------------------------------
+
+    @property
+    def streaming(self) -> str:
+        """The reasoning streamed so far by the model deciding on the live board ("" when none)."""
+        return "".join(self._stream).strip()
+
+    def _on_live_record(self, record: dict[str, Any]) -> None:
+        data = record.get("data") or {}
+        if record.get("type") == ev.MODEL_DELTA and data.get("kind") == "reasoning":
+            self._stream.append(str(data.get("text") or ""))
+            if self.active:
+                self._schedule()
+        elif record.get("type") in (ev.MODEL_CALL_STARTED, ev.REASONING, ev.DECISION):
+            self._stream.clear()  # a new call (a re-ask), or the whole reasoning is recorded now
+
+    def _on_step_records(self, _step: int) -> None:
+        self._stream.clear()
+
     # -- refresh --------------------------------------------------------------------------------
 
     def _schedule(self, *_args: Any) -> None:
@@ -646,7 +672,7 @@ class Presenter(QObject):
     def refresh(self) -> None:
         """Bring the caption, the actions and the presenter screen up to date."""
         self._refresh_timer.stop()
-        view = step_view(self.controller)
+        view = step_view(self.controller, self.streaming)
         self.caption.setText(view.caption if view is not None else "")
         # Shown (empty or not) whenever a game is: a caption that appears and disappears moves the board.
         self.caption.setVisible(self.controller.game is not None)

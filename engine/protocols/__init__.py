@@ -74,14 +74,14 @@ def shipped_text(protocol_id: str) -> str:
 
 
 def load_protocol(what: str | Path) -> Protocol:
-    """A shipped protocol by id, or a protocol file by path (a path is anything that exists or ends
-    in ``.toml``).
+    """A shipped protocol by id, or a protocol file by path (a path is an existing file, or anything
+    ending in ``.toml``; a folder named like a protocol, such as its results, is not).
 
     Raises:
         ProtocolFileError: unknown id, unreadable file, or a mistake in it (with its line).
     """
     text_id = str(what)
-    if isinstance(what, Path) or text_id.endswith(".toml") or Path(text_id).exists():
+    if isinstance(what, Path) or text_id.endswith(".toml") or Path(text_id).is_file():
         path = Path(what)
         return parse_protocol(load_text(path), name=str(path))
     return parse_protocol(shipped_text(text_id), name=f"{text_id}.toml")

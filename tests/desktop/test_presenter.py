@@ -351,3 +351,25 @@ def test_the_welcome_state_shows_no_empty_plot_and_no_final_position(window: Any
     window.refresh()
     assert not window.plot.isVisible()
     assert window.timeline.step_label.text() == "No game open"
+
+
+def test_the_live_presenter_shows_a_models_reasoning_as_it_streams(window: Any, run: Any) -> None:
+    from tests.desktop.conftest import paused_at_model, sim_setup
+
+    c = window.controller
+    p = window.presenter
+    seen: list[str] = []
+
+    async def scenario() -> None:
+        await paused_at_model(window, sim_setup(latency=0.05, thinking=True))
+        p.enter(full_screen=False)
+        c.ask()
+        await until(lambda: c.busy and bool(p.streaming), what="reasoning streaming in")
+        view = presenter.step_view(c, p.streaming)
+        assert view is not None
+        seen.append(view.reasoning)
+        await until(lambda: c.pending is not None, what="the decision held")
+        p.leave()
+
+    run(scenario())
+    assert seen and seen[0]  # the presenter had the reasoning before the move was made

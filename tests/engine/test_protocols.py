@@ -173,6 +173,13 @@ def test_lvlm_plans_task_sets_and_end_to_end_games() -> None:
     assert duel["memory"] == 0 and duel["perception"] == "image"
 
 
+def test_an_id_is_not_mistaken_for_a_folder_of_that_name(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "gamebot").mkdir()  # e.g. a reproduction folder named after its protocol
+    monkeypatch.chdir(tmp_path)
+    assert load_protocol("gamebot").id == "gamebot"
+
+
 def test_unknown_protocol_id_lists_the_shipped_ones() -> None:
     with pytest.raises(ProtocolFileError, match="lmgame-bench"):
         load_protocol("lmgame")
