@@ -808,7 +808,7 @@ class World:
                                 found[n] = {x[ID]: x}
                             else:
                                 hit[x[ID]] = x
-        over = self._over = self._overhangs()
+        over = self._over = self._overhangs() if self.game.may_reach else {}
         for key, reaching in over.items():
             here = self.here(key)
             for pair in ((x, y) for x in reaching for y in here) if here else ():
