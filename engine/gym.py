@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Coroutine
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
