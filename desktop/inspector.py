@@ -451,7 +451,15 @@ class InspectorPanel(QWidget):
         self._render()
         self._scroll_top = False
         self.scroll.verticalScrollBar().setValue(0)  # another step is read from its top
+        # Again once the sections have their final heights (the layout runs after this call and could
+        # leave the column a few pixels down, cutting its first line).
+        QTimer.singleShot(0, self._settle_at_top)
         self._follow_reasoning()
+
+    def _settle_at_top(self) -> None:
+        sample = self.current_sample
+        if not self._user_scrolled and not (sample is not None and sample.streaming):
+            self.scroll.verticalScrollBar().setValue(0)
 
     def append_live(self, record: Mapping[str, Any]) -> None:
         """Add an event that arrived while the current step is being decided.
