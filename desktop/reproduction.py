@@ -78,6 +78,30 @@ def _run_rows(folder: Path, protocol: Any) -> dict[str, list[dict[str, Any]]]:
             for run in protocol.runs}
 
 
+def _final_metrics(folder: Path, protocol: Any, runs: dict[str, list[dict[str, Any]]]
+                   ) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The final metrics of the episodes of the games whose further figures the report shows."""
+    import sessions
+
+    out = []
+    for run in protocol.runs:
+        for row in runs[run.name]:
+            if row.get("game_label") not in protocol.report_metrics or not row.get("session"):
+                continue
+            path = Path(row["session"])
+            path = path if path.is_absolute() else folder / run.name / path
+            try:
+                events = sessions.load_session(path).events
+            except Exception:  # noqa: BLE001  (an unreadable session leaves its figures out)
+                continue
+            finished = next((e for e in reversed(events) if e.get("type") == "session_finished"), None)
+            metrics = dict(((finished or {}).get("data") or {}).get("metrics") or {})
+            metrics["_game"] = row["game_label"]
+            out.append((run.name, " vs ".join(row.get("players") or []), str(row.get("harness_name") or ""),
+                        metrics))
+    return out
+
+
 def _session_paths(folder: Path, run: str, rows: list[dict[str, Any]]) -> list[Path]:
     out = []
     for row in rows:
@@ -98,7 +122,7 @@ def build_report(folder: Path) -> Report:
     if protocol.report_kind == "scores":
         runs = _run_rows(folder, protocol)
         episodes = [e for run in protocol.runs for e in rp.group_episodes(run.name, runs[run.name])]
-        return rp.scores_report(protocol, papers, episodes, player)
+        return rp.scores_report(protocol, papers, episodes, player, _final_metrics(folder, protocol, runs))
     if protocol.report_kind == "lvlm":
         return _lvlm(folder, protocol, papers, player)
     if protocol.report_kind == "gamebot":
@@ -314,7 +338,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     ablation = report.figures.get("ablation") or {}
     games = [g for g, cols in ablation.items() if any(v is not None for v in cols.values())]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.2), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.6), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             cols = ablation[g]
             names = list(cols)
@@ -326,7 +351,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     dists = report.figures.get("distributions") or {}
     games = [g for g, groups in dists.items() if groups]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 3.4), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 4.2), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             groups = dists[g]
             ax.boxplot([groups[k] for k in groups], showmeans=True)

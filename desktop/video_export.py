@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import re
 import tempfile
@@ -305,6 +306,18 @@ def frames(plan: VideoPlan, size: tuple[int, int] = DEFAULT_SIZE) -> Iterable[np
         yield to_array(draw_frame(renderer, state, title, caption, size, _chosen(records)))
 
 
+#: How long a board may be shown: a GIF frame lasts at most 65.535 s, and a hundredth of a second is
+#: the shortest most viewers show.
+SECONDS_PER_STEP_RANGE = (0.02, 60.0)
+
+
+def check_seconds_per_step(value: float) -> None:
+    """Refuse a time per board outside :data:`SECONDS_PER_STEP_RANGE` (and NaN)."""
+    low, high = SECONDS_PER_STEP_RANGE
+    if not (math.isfinite(value) and low <= value <= high):
+        raise VideoExportError(f"seconds per step must be between {low:g} and {high:g}, not {value:g}")
+
+
 def export_video(
     session: Any,
     dest: Path | str,
@@ -327,8 +340,7 @@ def export_video(
         OSError: the file could not be written.
     """
     plan = plan_video(session, dest, first=first, last=last)
-    if not seconds_per_step > 0:
-        raise VideoExportError(f"seconds per step must be positive, not {seconds_per_step}")
+    check_seconds_per_step(seconds_per_step)
     out = plan.dest
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
@@ -357,11 +369,23 @@ def _writer(fmt: str, path: Path, seconds_per_step: float) -> Any:
     import imageio.v3 as iio3
 
     if fmt == "gif":
+        from imageio.plugins.pillow import PillowPlugin
+
         # The Pillow plugin collects the frames and writes them, looping, when it is closed.
-        with iio3.imopen(path, "w", plugin="pillow", extension=".gif") as file:
+        file = iio3.imopen(path, "w", plugin="pillow", extension=".gif")
+        try:
             yield lambda frame: file.write(
-                frame, is_batch=False, duration=int(seconds_per_step * 1000), loop=0
+                frame, is_batch=False, duration=round(seconds_per_step * 1000), loop=0
             )
+            file.close()
+        except BaseException:
+            # It tries to write what it holds again when it is collected: after a failed write (a full
+            # disk) or a cancel it must hold nothing, or that second failure is printed as a traceback.
+            if isinstance(file, PillowPlugin):
+                file.images_to_write.clear()
+            with contextlib.suppress(Exception):
+                file.close()
+            raise
         return
     writer = iio.get_writer(
         path,

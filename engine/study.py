@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import random
 import re
 import tomllib
@@ -60,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import safeio
+from engine.llm.base import LLMError
 from engine.tomllines import locate
 
 __all__ = [
@@ -79,6 +81,10 @@ ORDERS = ("fixed", "shuffle", "latin")
 KINDS = ("likert", "text")
 COLLECTABLE = ("absolute_times", "names")
 _KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+#: The longest limit (a move, a game, a break) a study may set: a day.
+MAX_SECONDS = 86_400
 
 
 class StudyError(ValueError):
@@ -542,8 +548,10 @@ class _Reader:
         self, table: Mapping[str, Any], key: str, path: Sequence[str | int], *, default: Any = _MISSING
     ) -> float:
         value = self._get(table, key, path, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            self.fail(f"{key} must be a number of seconds of at least 0, not {value!r}", path, key)
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                or not 0 <= value <= MAX_SECONDS):
+            self.fail(f"{key} must be a number of seconds from 0 to {MAX_SECONDS:,}, not {value!r}",
+                      path, key)
         return float(value)
 
     def boolean(
@@ -591,7 +599,7 @@ def check_games(study: Study, text: str | None = None) -> list[str]:
         if game.num_seats > 1:
             try:
                 make_player(g.opponent, game, seed=0)
-            except (ValueError, LookupError) as exc:
+            except (ValueError, LookupError, LLMError) as exc:  # LLMError: no key for a model opponent
                 problems.append(f"{at(i, 'opponent') or at(i, 'game')}game {g.key!r}: opponent "
                                 f"{g.opponent!r}: {exc}")
     return problems

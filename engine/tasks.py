@@ -224,6 +224,11 @@ def _check_task(task: str) -> None:
 class Definitions:
     """A game's task definitions, loaded through its declaration (attribute access by name)."""
 
+    #: A model's answer as the game's move name (``"B2"``), or ``None`` when it names none.
+    read_move: Callable[[str], str | None]
+    #: Every move ``seat`` may make in ``state``, by name.
+    valid_moves: Callable[[State, Seat], list[str]]
+
     def __init__(self, cls: type[Game]) -> None:
         self.cls = cls
         for name in _DEFINITIONS:

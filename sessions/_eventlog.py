@@ -22,7 +22,8 @@ from sessions import _files, schema
 from sessions.errors import MigrationError, SessionError
 from sessions.migrations import migrate_event
 
-_scan_once = json.JSONDecoder().scan_once
+# The C scanner behind json.loads (typeshed does not declare the attribute).
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 #: Bad middle lines are listed one by one up to this many, then counted.
 _MAX_LINE_WARNINGS = 10
@@ -36,7 +37,7 @@ _NO_STEP = -(2**62)
 def _same(a: Sequence[Any], other: object) -> bool:
     """List equality for the lazy sequences (compared with lists, tuples or each other)."""
     if not isinstance(other, (list, tuple, EventLog, Subset)):
-        return NotImplemented
+        return NotImplemented  # type: ignore[no-any-return]  # __eq__'s "not mine to compare"
     return len(a) == len(other) and all(x == y for x, y in zip(a, other, strict=True))
 
 

@@ -20,7 +20,7 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
     def _try_lock(fh: IO[bytes]) -> bool:
         try:
             fh.seek(0)
-            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
+            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
             return True
         except OSError:
             return False
@@ -28,7 +28,7 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
     def _unlock(fh: IO[bytes]) -> None:
         try:
             fh.seek(0)
-            msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+            msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined,unused-ignore]
         except OSError:
             pass
 

@@ -70,8 +70,8 @@ def agreement(
     """
     verdicts: dict[tuple[str, int, Any], dict[str, frozenset[str]]] = {}
     for session_id, sets in label_sets:
-        for (who, step, seat), keys in sets.items():
-            verdicts.setdefault((session_id, step, seat), {})[who] = keys
+        for (who, step, seat), chosen in sets.items():
+            verdicts.setdefault((session_id, step, seat), {})[who] = chosen
     units = {u: v for u, v in verdicts.items() if len(v) >= 2}
     annotators = tuple(sorted({who for v in units.values() for who in v}))
     keys = list(labels)

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.safeio import InputError, loads_json, read_text
 from sessions import schema
 from sessions.errors import SessionError
 
@@ -36,6 +37,10 @@ NOTE = "note"
 KINDS = (DISPUTE, LABEL, NOTE)
 #: The longest comment or note kept (a paragraph, not a document).
 MAX_TEXT = 4000
+
+
+#: One annotator's file of one session (a line is at most a few kilobytes).
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def annotator_id(name: str) -> str:
@@ -66,6 +71,8 @@ def add(session_dir: Path | str, annotator: str, kind: str, step: int, **fields:
     """
     if kind not in KINDS:
         raise SessionError(f"unknown annotation kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise SessionError(f"step {step!r} cannot be annotated: steps are numbered from 0")
     folder = Path(session_dir)
     if not (folder / schema.MANIFEST_FILE).is_file() and not (folder / schema.EVENTS_FILE).is_file():
         raise SessionError(f"{folder} is not a PlayTrace session folder")
@@ -90,14 +97,14 @@ def add(session_dir: Path | str, annotator: str, kind: str, step: int, **fields:
 
 def _lines(path: Path) -> Iterator[dict[str, Any]]:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return
+        text = read_text(path, cap=MAX_FILE_BYTES, errors="replace")
+    except (OSError, InputError):
+        return  # a FIFO, a device or a link to elsewhere in the annotations folder: nothing of ours
     for raw in text.splitlines():
         try:
-            item = json.loads(raw)
-        except ValueError:
-            continue  # a line cut by a crash: the ones before it stand
+            item = loads_json(raw, str(path), max_depth=16)
+        except InputError:
+            continue  # a line cut by a crash (or nested beyond any annotation): the ones before it stand
         if isinstance(item, dict) and item.get("kind") in KINDS and isinstance(item.get("step"), int):
             yield item
 

@@ -8,6 +8,7 @@ cache: delete it, or call :meth:`Catalogue.rebuild_index`, and the next listing 
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import json
 import logging
@@ -248,7 +249,7 @@ class Catalogue:
             else None
         )
 
-    def rebuild_index(self) -> list[SessionSummary]:
+    def rebuild_index(self) -> builtins.list[SessionSummary]:
         """Drop the cached index and list again from the manifests."""
         try:
             (self.root / INDEX_FILE).unlink()
@@ -295,7 +296,8 @@ class Catalogue:
                     return None
                 self._skip(folder, "not a PlayTrace session (no readable manifest.json or events.jsonl)")
                 return None
-            data = first.get("data") if isinstance(first.get("data"), dict) else {}
+            found = first.get("data")
+            data: dict[str, Any] = found if isinstance(found, dict) else {}
             manifest = schema.new_manifest(
                 session_id=folder.name,
                 game=str(data.get("game") or ""),
@@ -330,7 +332,8 @@ class Catalogue:
             for p in players
         )
         status = str(m.get("status") or schema.RUNNING)
-        steps = m.get("steps") if isinstance(m.get("steps"), int) else 0
+        found_steps = m.get("steps")
+        steps: int = found_steps if isinstance(found_steps, int) else 0
         scores = m.get("scores") if isinstance(m.get("scores"), list) else None
         winner = m.get("winner") if isinstance(m.get("winner"), int) else None
         result = m.get("result") if isinstance(m.get("result"), str) else None
@@ -348,7 +351,7 @@ class Catalogue:
                 status, steps, result = self._running_status(folder), self._count_steps(folder), None
         if not result:
             result = schema.result_text(
-                players=labels and list(labels),
+                players=list(labels) if labels else [],
                 status=status,
                 scores=scores,
                 winner=winner,
@@ -454,7 +457,8 @@ class Catalogue:
             or not isinstance(raw.get("entries"), dict)
         ):
             return {}
-        return raw["entries"]
+        entries: dict[str, Any] = raw["entries"]
+        return entries
 
     def _save_index(self, entries: dict[str, Any]) -> None:
         try:

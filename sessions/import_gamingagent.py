@@ -25,9 +25,11 @@ What is not reproduced
     listed in ``extra.imported.skipped_steps``; they do not count towards the stagnation rule.
   * ``time_taken_s``, ``reward`` and ``perf_score`` per step are kept in the manifest, not as events.
 
-Other games' logs are refused with one line naming what is missing: their ``info`` does not carry a
-state PlayTrace can rebuild (Sokoban's, Tetris' and Candy Crush's logs carry scores and counters, not
-the level or the board).
+Other games' logs are refused with one line naming what is missing (their ``info`` holds no board).
+Sokoban's log does hold its grid when the model read text (the observation's table of cells), but
+GamingAgent moves on to the next level of its own levels file when one is solved, which PlayTrace's
+Sokoban courses do not follow; such logs are refused too. Tetris', Candy Crush's and the other games'
+logs were not examined for states PlayTrace could rebuild.
 """
 
 from __future__ import annotations

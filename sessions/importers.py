@@ -4,10 +4,9 @@
 (:func:`detect`):
 
 * ``pgn``: chess games (below);
-* ``gamingagent``: LMGame-Bench's GamingAgent episode logs (:mod:`sessions.import_gamingagent`).
-
-LVLM-Playground's and GAMEBoT's result files are not imported: they are refused with one line (see
-:data:`REFUSED`).
+* ``gamingagent``: LMGame-Bench's GamingAgent episode logs (:mod:`sessions.import_gamingagent`);
+* ``lvlm``: LVLM-Playground's experiment records, their end-to-end games (:mod:`sessions.import_lvlm`);
+* ``gamebot``: GAMEBoT's tic-tac-toe game logs (:mod:`sessions.import_gamebot`).
 
 * PGN (``playtrace import games.pgn``): every game of the file becomes a chess session. Its moves are
   played again by PlayTrace's chess engine (python-chess underneath), so an illegal or garbled move is
@@ -33,6 +32,7 @@ from engine.safeio import read_text
 from sessions._replay import ImportFormatError, RecordedSide, play
 
 __all__ = ["FORMATS", "ImportFormatError", "detect", "import_path", "import_pgn"]
+
 
 #: A PGN file larger than this is not a file of games to import.
 MAX_PGN_BYTES = 32 * 1024 * 1024
@@ -139,15 +139,6 @@ def import_pgn(path: Path, root: Path) -> list[Path]:
 
 #: The formats :func:`import_path` knows.
 FORMATS = ("pgn", "gamingagent", "lvlm", "gamebot")
-#: Formats refused, with the reason (one line).
-REFUSED = {
-    "lvlm": "LVLM-Playground's result files are not imported yet (its end-to-end history names moves "
-    "in each game's own notation and needs a reader per game)",
-    "gamebot": "GAMEBoT's result files are not imported yet (its game logs were not available to read "
-    "their format from)",
-}
-#: Bytes of a file read to recognise it.
-_SNIFF_BYTES = 64 * 1024
 
 
 def detect(path: Path) -> str | None:
@@ -156,11 +147,28 @@ def detect(path: Path) -> str | None:
     from sessions.import_gamingagent import LOG_NAME, is_gamingagent_log
 
     if path.is_dir():
-        return "gamingagent" if any(LOG_NAME.match(p.name) for p in path.iterdir()) else None
+        if any(LOG_NAME.match(p.name) for p in path.iterdir()):
+            return "gamingagent"
+        return detect(path / "game.log") if (path / "game.log").is_file() else None
     if path.suffix.lower() == ".pgn":
         return "pgn"
     if LOG_NAME.match(path.name):
         return "gamingagent"
+    if path.name == "game.log":
+        from sessions.import_gamebot import MAX_LOG_BYTES, is_gamebot_log
+
+        try:
+            return "gamebot" if is_gamebot_log(read_text(path, cap=MAX_LOG_BYTES)) else None
+        except (InputError, OSError, ValueError):
+            return None
+    if path.suffix.lower() == ".json":
+        from sessions.import_lvlm import MAX_RECORD_BYTES, is_lvlm_record
+
+        try:
+            data = loads_json(read_bytes(path, cap=MAX_RECORD_BYTES), "record")
+            return "lvlm" if is_lvlm_record(data) else None
+        except (InputError, OSError, ValueError):
+            return None
     if path.suffix.lower() == ".jsonl":
         try:
             head = read_bytes(path, cap=MAX_PGN_BYTES, what="log").split(b"\n", 1)[0]
@@ -181,8 +189,6 @@ def import_path(path: Path, root: Path, fmt: str | None = None) -> list[Path]:
     chosen = fmt or detect(path)
     if chosen is None:
         raise ImportFormatError(f"{path}: cannot tell its format; give --format ({', '.join(FORMATS)})")
-    if chosen in REFUSED:
-        raise ImportFormatError(f"{path}: {REFUSED[chosen]}")
     if chosen == "pgn":
         if path.is_dir():
             raise ImportFormatError(f"{path} is a folder, not a PGN file")
@@ -191,4 +197,12 @@ def import_path(path: Path, root: Path, fmt: str | None = None) -> list[Path]:
         from sessions.import_gamingagent import import_gamingagent
 
         return import_gamingagent(path, root)
+    if chosen == "gamebot":
+        from sessions.import_gamebot import import_gamebot
+
+        return import_gamebot(path, root)
+    if chosen == "lvlm":
+        from sessions.import_lvlm import import_lvlm
+
+        return import_lvlm(path, root)
     raise ImportFormatError(f"{chosen!r} is not an import format ({', '.join(FORMATS)})")

@@ -157,10 +157,10 @@ def build(indexes: Sequence[SearchIndex], game: str | None = None) -> Board:
             "WHERE questions_asked > 0 GROUP BY game, player"
         ).rows
         for game_id, player, asked, correct in checks:
-            e = entries.get((game_id, str(player)))
-            if e is not None:
-                e.asked += int(asked)
-                e.correct += int(correct)
+            found = entries.get((game_id, str(player)))
+            if found is not None:
+                found.asked += int(asked)
+                found.correct += int(correct)
     by_game: dict[str, list[Entry]] = defaultdict(list)
     for e in entries.values():
         e.headline_name = _headline(e.game, seats_of.get(e.game, 1))

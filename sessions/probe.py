@@ -159,7 +159,9 @@ class _History(Sequence[StepRecord]):
         if not 0 <= index < self._n:
             raise IndexError("history index out of range")
         s = self._session
-        applied = next((e["data"] for e in s.events_for_step(index) if e["type"] == "action_applied"), {})
+        applied: dict[str, Any] = next(
+            (e["data"] for e in s.events_for_step(index) if e["type"] == "action_applied"), {}
+        )
         actions = {int(k): v for k, v in (applied.get("actions") or {}).items()}
         rewards = tuple(float(r) for r in applied.get("rewards") or ())
         return StepRecord(index, s.state_at(index), actions, rewards, s.state_at(index + 1))

@@ -177,11 +177,16 @@ def rate(matches: Sequence[Match]) -> list[Standing]:
             else:
                 rec[3] += 1
     standings = [
-        Standing(p, kinds.get(p, "bot"), r.mu, r.sigma, *record[p], anchor=p in frozen)
+        Standing(p, kinds.get(p, "bot"), r.mu, r.sigma, *_record(record[p]), anchor=p in frozen)
         for p, r in ratings.items()
     ]
     standings.sort(key=lambda s: (-s.low, -s.mu, s.player))
     return standings
+
+
+def _record(rec: list[int]) -> tuple[int, int, int, int]:
+    """Games, wins, draws, losses."""
+    return rec[0], rec[1], rec[2], rec[3]
 
 
 def suggest_opponent(player: str, matches: Sequence[Match], candidates: Iterable[str]) -> tuple[str, float]:

@@ -169,7 +169,7 @@ class Session:
     def events_for_step(self, k: int) -> list[dict[str, Any]]:
         """Events of decision ``k`` (the one that turns state ``k`` into ``k + 1``), in file order:
         turn start, prompts, model calls, parsing, the decision and the applied action."""
-        return [self.events[i] for i in self._by_step.get(self._initial_step + k, ())]
+        return [self.events[i] for i in self._by_step.get((self._initial_step or 0) + k, ())]
 
     def game(self) -> Game:
         """The engine game this session was played with (built once, with the recorded options)."""
@@ -296,7 +296,7 @@ def damage_of(warnings: Sequence[str]) -> list[str]:
     return [w for w in warnings if not any(marker in w for marker in _NOT_DAMAGE)]
 
 
-def _rebuild_manifest(events: list[dict[str, Any]], name: str) -> dict[str, Any]:
+def _rebuild_manifest(events: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
     start = events[0]
     data = start["data"]
     players = data.get("players")
@@ -371,6 +371,7 @@ def load_folder(
             )
         if events and events[0]["type"] != ev.SESSION_STARTED:
             warnings.append("events.jsonl does not start with session_started; the initial state is unknown")
+        _check_players(manifest, warnings)
     session = Session(folder, manifest, events, warnings, source)
     manifest_steps = manifest.get("steps")
     if isinstance(manifest_steps, int) and manifest_steps > session.num_steps:
@@ -381,6 +382,29 @@ def load_folder(
     for w in () if quiet else session.warnings:
         log.warning("%s: %s", source, w)
     return session
+
+
+def _check_players(manifest: dict[str, Any], warnings: list[str]) -> None:
+    """Make the manifest's ``players`` a list of objects whose ``seat`` is a seat number (an edited or
+    damaged manifest may hold anything there); each repair is a warning."""
+    players = manifest.get("players")
+    if players is None:
+        return
+    if not isinstance(players, list):
+        manifest["players"] = []
+        warnings.append("the manifest's players is not a list; it was ignored")
+        return
+    kept: list[dict[str, Any]] = []
+    for i, player in enumerate(players):
+        if not isinstance(player, dict):
+            warnings.append(f"the manifest's players[{i}] is not an object; it was ignored")
+            continue
+        seat = player.get("seat", i)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 1024:
+            warnings.append(f"the manifest's players[{i}].seat is not a seat number; seat {i} is assumed")
+            player = {**player, "seat": i}
+        kept.append(player)
+    manifest["players"] = kept
 
 
 def _folder_of(path: Path) -> Path:

@@ -288,7 +288,8 @@ def export_rows(
         }
         blocks = {b.index: b for b in folder.blocks(progress)}
         for entry in sorted(progress.blocks, key=lambda e: e.get("index", 0)):
-            block = blocks.get(entry.get("index"))
+            index = entry.get("index")
+            block = blocks.get(index) if isinstance(index, int) else None
             if block is None or not block.plays or not entry.get("session"):
                 continue
             if entry.get("kind") == "attempt":
@@ -298,7 +299,8 @@ def export_rows(
             yield from _game_rows(session_dir, base, block, answers, absolute, game_raw or {})
         final = {}
         for entry in progress.blocks:
-            block = blocks.get(entry.get("index"))
+            index = entry.get("index")
+            block = blocks.get(index) if isinstance(index, int) else None
             if block is not None and block.kind == "questionnaire" and block.game is None:
                 final = {f"q_{block.questionnaire}_{k}": v for k, v in (entry.get("answers") or {}).items()}
         yield {"row_type": "participant", **base, **final}
@@ -353,9 +355,9 @@ def _game_rows(
     for e in events:
         data = e.get("data") or {}
         if e.get("type") == "decision" and data.get("timed_out"):
-            timed_out.add((int(e.get("step") or 0), int(e.get("seat") if e.get("seat") is not None else 0)))
+            timed_out.add((int(e.get("step") or 0), int(e.get("seat") or 0)))
         if e.get("type") == "decision" and isinstance(data.get("latency_ms"), (int, float)):
-            think[(int(e.get("step") or 0), int(e.get("seat") if e.get("seat") is not None else 0))] = float(
+            think[(int(e.get("step") or 0), int(e.get("seat") or 0))] = float(
                 data["latency_ms"]
             )
         elif e.get("type") == "undo":

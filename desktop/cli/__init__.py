@@ -27,9 +27,11 @@ Episodes are recorded through :mod:`desktop.episode`, exactly as the app records
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -267,9 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import", parents=[common],
                          help="unpack a session zip into the sessions folder, or import games recorded "
-                         "elsewhere (PGN, GamingAgent logs)")
+                         "elsewhere (PGN, GamingAgent logs, LVLM-Playground records, GAMEBoT logs)")
     imp.add_argument("zip", type=Path, metavar="PATH",
-                     help="a session zip, a PGN file, a GamingAgent episode log or a folder of them")
+                     help="a session zip, a PGN file, a GamingAgent episode log or a folder of them, "
+                     "an LVLM-Playground record (.json) or a GAMEBoT game.log (or its folder)")
     imp.add_argument("--format", choices=("pgn", "gamingagent", "lvlm", "gamebot"), default=None,
                      help="the format of PATH when its name does not say it")
     imp.add_argument("--out", type=Path, default=None, metavar="DIR", help="sessions folder")
@@ -367,4 +370,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A full disk, a quota, a read-only or vanished folder, at any point of any command: one line.
+        # What was written before stays (sessions are flushed per event, results files are replaced
+        # whole or not at all).
+        err(_disk_problem(exc))
+        return EXIT_FAILURE
+    except sqlite3.OperationalError as exc:  # an index on a full disk ("database or disk is full")
+        err(f"cannot write: {one_line(exc)}")
+        return EXIT_FAILURE
+
+
+def _disk_problem(exc: OSError) -> str:
+    """An :class:`OSError` as one line that names the file and says what to do."""
+    where = f" {exc.filename}" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return f"cannot write{where}: the disk is full ({exc.strerror}); free some space and run again"
+    return f"cannot use{where}: {one_line(exc) if not exc.strerror else exc.strerror}"
 

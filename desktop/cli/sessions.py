@@ -12,6 +12,7 @@ from typing import Any
 from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
+    UsageError,
     compact_table,
     default_root,
     err,
@@ -271,6 +272,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     import sessions
 
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, not {args.limit}")
     root = args.out if args.out is not None else default_root()
     catalogue = sessions.Catalogue(root)
     items = list(catalogue.list())
@@ -451,12 +454,17 @@ def _export_video(session: Any, args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from desktop.cli.common import EXIT_USAGE
-    from desktop.video_export import VideoExportError, export_video, plan_video, prepare
+    from desktop.video_export import (
+        VideoExportError,
+        check_seconds_per_step,
+        export_video,
+        plan_video,
+        prepare,
+    )
 
     try:
         plan = plan_video(session, args.zip, first=args.first, last=args.last)
-        if not args.seconds_per_step > 0:
-            raise VideoExportError(f"--seconds-per-step must be positive, not {args.seconds_per_step}")
+        check_seconds_per_step(args.seconds_per_step)
     except VideoExportError as exc:
         err(one_line(exc))
         return EXIT_USAGE
@@ -476,8 +484,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     """``playtrace import PATH [--format F] [--out DIR] [--copy]``: prints the new session folder(s).
 
     PATH is a session zip, or a file or folder recorded elsewhere (:mod:`sessions.importers`): a PGN
-    file, a GamingAgent episode log or a folder of them; ``--format`` names the format when the file
-    does not say it.
+    file, a GamingAgent episode log or a folder of them, an LVLM-Playground record, a GAMEBoT
+    ``game.log``; ``--format`` names the format when the file does not say it.
 
     A session that is already in the sessions folder is refused (exit 1) unless ``--copy`` is given;
     then the copy gets a new id, and the command says so.
@@ -493,11 +501,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
     from sessions.importers import detect
 
-    fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    try:
+        fmt: str | None = getattr(args, "format", None) or detect(zip_path)
+    except OSError as exc:
+        err(one_line(exc))
+        return EXIT_FAILURE
     if fmt is not None:
         return _import_recorded(zip_path, Path(root), fmt)
     if zip_path.is_dir():
-        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent logs")
+        err(f"{zip_path} is a folder, not a session zip file nor a folder of GamingAgent or GAMEBoT logs")
         return EXIT_FAILURE
     try:
         path = sessions.import_zip(zip_path, root)
@@ -516,7 +528,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import_recorded(path: Path, root: Path, fmt: str) -> int:
-    """A file or folder recorded elsewhere (PGN, GamingAgent logs) as sessions
+    """A file or folder recorded elsewhere (PGN, GamingAgent, LVLM-Playground, GAMEBoT) as sessions
     (:mod:`sessions.importers`); prints each session folder written."""
     from engine.safeio import InputError
     from sessions.importers import ImportFormatError, import_path

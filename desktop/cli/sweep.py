@@ -34,6 +34,7 @@ from desktop.cli.common import (
     mean_sd,
     money,
     num,
+    one_line,
     stdout_console,
 )
 from engine.safeio import read_text
@@ -320,6 +321,13 @@ def _play(runner: Any, args: argparse.Namespace, out: Path) -> int:
                     import ray  # noqa: F401
                 except ImportError:
                     raise UsageError("--ray needs Ray: pip install 'playtrace[ray]'") from None
+                from engine.sweep.ray_runner import RayUnreachable, check_address
+
+                try:
+                    check_address(args.ray)  # before Ray itself waits minutes for a head that is not there
+                except RayUnreachable as exc:
+                    err(one_line(exc))
+                    return EXIT_FAILURE
                 outcome = run_on_ray(runner, args.ray)
             else:
                 outcome = asyncio.run(_until_signal(runner, terminated))

@@ -175,8 +175,33 @@ def _describe(values: Mapping[int, float], statistic: str) -> Cell:
     return Cell(d.mean, d.spread(statistic), d.n)
 
 
+def metrics_table(protocol: Protocol, metrics: Sequence[tuple[str, str, str, Mapping[str, Any]]]) -> Table:
+    """The protocol's extra metrics (``[report] metrics``): one row per run, lineup and setting, one
+    column per game and metric, mean ± the protocol's spread. ``metrics``: (run, lineup, setting, the
+    final metrics of one episode, with its ``game`` label under ``"_game"``)."""
+    columns = [f"{g}: {m}" for g, names in protocol.report_metrics.items() for m in names]
+    groups: dict[tuple[str, str, str], dict[str, list[float]]] = {}
+    for run, lineup, setting, values in metrics:
+        game = str(values.get("_game"))
+        for m in protocol.report_metrics.get(game, ()):
+            v = values.get(m)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                groups.setdefault((run, lineup, setting), {}).setdefault(f"{game}: {m}", []).append(float(v))
+    table = Table("metrics", "Further figures of the paper, per episode (mean ± "
+                  f"{'SD' if protocol.statistic == 'sd' else 'SE'})", columns, [], digits=2)
+    for (run, lineup, setting), cols in groups.items():
+        label = _variant_label(protocol, setting) if setting not in ("", "default") else run
+        cells = {}
+        for c, vals in cols.items():
+            d = stats.describe(vals)
+            cells[c] = Cell(d.mean, d.spread(protocol.statistic), d.n)
+        table.rows.append(Row(f"{lineup} · {label} (ours)", OURS, cells))
+    return table
+
+
 def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes: Sequence[Episodes],
-                  player: str | None) -> Report:
+                  player: str | None,
+                  metrics: Sequence[tuple[str, str, str, Mapping[str, Any]]] = ()) -> Report:
     """LMGame-Bench's (and the modular-harness paper's) tables from a reproduction's episodes."""
     statistic = protocol.statistic
     runs = {r.name: r for r in protocol.runs}
@@ -223,12 +248,15 @@ def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes
     tables.append(_glass(protocol, main, model, random_values, columns))
     tables.append(_paired(protocol, papers, model, columns))
     tables.append(_cv(episodes, runs, variants, columns, random_values))
+    if protocol.report_metrics:
+        tables.append(metrics_table(protocol, metrics))
     figures = {
         "ablation": {g: {a: next((r.cells[a].mean for r in tables[1].rows
                                   if r.source == OURS and r.label.startswith(g + " ·")
                                   and a in r.cells and r.cells[a].mean is not None), None)
                          for a in ABLATIONS} for g in columns},
-        "distributions": {g: {f"{e.lineup} · {e.setting}": list(e.values.get(g, {}).values())
+        "distributions": {g: {f"{e.lineup} · {e.setting if e.setting != 'default' else e.run}":
+                              list(e.values.get(g, {}).values())
                               for e in episodes if e.values.get(g)} for g in columns},
     }
     return Report(protocol.id, protocol.title, player, [t for t in tables if t.rows], figures)
@@ -384,14 +412,14 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
             cells["overall"] = Cell(overall(scores, task))
             row = Row(f"{labels[spec]} (ours)", OURS, cells, baseline=not is_model_spec(spec))
             prow = paper.baseline_row(spec) if paper else None
-            if prow is not None:
+            if prow is not None and paper is not None:
                 for g, v in scores.items():
                     if g in prow.cells:
                         row.checks[g] = check(v, prow.cells[g], prow.n or paper.n, "se",
                                               rate_n_ours=int(games[g][1]), digits=3)
             table.rows.append(row)
             if task != "e2e":
-                radar.setdefault(labels[spec], {})[task] = cells["overall"].mean or 0.0
+                radar.setdefault(f"{labels[spec]} (ours)", {})[task] = cells["overall"].mean or 0.0
         if paper is not None:
             for prow in paper.rows:
                 cells = {c: _paper_cell(prow.cells[c]) for c in paper.columns}

@@ -61,7 +61,7 @@ _GAME = ("id", "label", "options", "max_steps", "opponent", "each")
 _VARIANT = ("name", "label", "ablation", *HARNESS_KEYS)
 _RUN = ("name", "label", "players", "episodes", "variants", "games", "baseline", "harness", "options")
 _TASK = ("games", "tasks", "n", "seed", "players", "image_size")
-_REPORT = ("kind", "paper", "statistic")
+_REPORT = ("kind", "paper", "statistic", "metrics")
 _DEVIATION = ("topic", "paper", "ours", "why")
 ABLATIONS = ("ZS", "+Memory", "+Perception", "+Both")
 
@@ -158,6 +158,8 @@ class Protocol:
     max_steps: int | None = None
     source: str = ""
     name: str = ""
+    #: Final-state metrics the report tabulates per game label (mean ± spread), beyond the raw score.
+    report_metrics: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def game(self, label: str) -> GameSpec:
         for g in self.games:
@@ -255,6 +257,15 @@ def parse_protocol(text: str, *, name: str = "protocol.toml") -> Protocol:
     paper_id = report.get("paper", pid)
     if not isinstance(paper_id, str):
         raise r.fail(["report", "paper"], f"expected a paper's id, got {_show(paper_id)}")
+    metrics = report.get("metrics", {})
+    labels = {g.label for g in games}
+    if not isinstance(metrics, Mapping):
+        raise r.fail(["report", "metrics"], 'expected a table: game label = ["metric", ...]')
+    for game_label, names in metrics.items():
+        if game_label not in labels:
+            raise r.fail(["report", "metrics", game_label], "expected a game label of this protocol")
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise r.fail(["report", "metrics", game_label], "expected a list of metric names")
     deviations = []
     for i, item in enumerate(data.get("deviations", [])):
         item = r.table(item, ["deviations", i], _DEVIATION)
@@ -282,6 +293,7 @@ def parse_protocol(text: str, *, name: str = "protocol.toml") -> Protocol:
         max_steps=max_steps,
         source=text,
         name=name,
+        report_metrics={str(k): tuple(v) for k, v in metrics.items()},
     )
 
 

@@ -191,6 +191,37 @@ def _write_streamed(runner: SweepRunner, job: EpisodeJob, result: dict[str, Any]
     result["session"] = str(final)
 
 
+class RayUnreachable(RuntimeError):
+    """No Ray cluster answers at the address given (one line, said before Ray waits minutes for it)."""
+
+
+#: How long the address of a Ray cluster may take to accept a connection.
+RAY_CONNECT_TIMEOUT_S = 5.0
+
+
+def check_address(address: str, timeout_s: float = RAY_CONNECT_TIMEOUT_S) -> None:
+    """Refuse at once a ``HOST:PORT`` (or ``ray://HOST:PORT``) nobody listens on: ``ray.init`` would
+    otherwise retry it for minutes. ``local`` and ``auto`` are Ray's own words and are left to it.
+
+    Raises:
+        RayUnreachable: nothing accepts a connection there within ``timeout_s``.
+    """
+    import socket
+
+    if address in ("local", "auto", ""):
+        return
+    hostport = address.split("://", 1)[-1].rstrip("/")
+    host, sep, port_text = hostport.rpartition(":")
+    if not sep or not port_text.isdigit():
+        raise RayUnreachable(f"--ray {address}: expected local, auto or HOST:PORT of a Ray cluster's head")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise RayUnreachable(f"cannot reach a Ray cluster at {address}: {why}") from None
+
+
 def run_on_ray(
     runner: SweepRunner,
     address: str,
@@ -208,6 +239,7 @@ def run_on_ray(
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"namespace": NAMESPACE, "include_dashboard": False, "log_to_driver": False}
         # "local" is Ray's own word for a new cluster on this machine; anything else is an address.
+        check_address(address)
         ray.init(address=address, **kwargs)
         started_here = True
     moved = runner.recover()

@@ -386,6 +386,14 @@ def parse_sweep(text: str, *, name: str = "sweep.toml") -> Sweep:
     return sweep
 
 
+#: Seeds are stored as 64-bit integers (the index) and seed numpy's generators.
+MAX_SEED = 2**63 - 1
+#: Episodes per cell (more is a mistake: the five papers play hundreds).
+MAX_EPISODES = 100_000
+#: Episodes in all, over every cell.
+MAX_TOTAL_EPISODES = 1_000_000
+
+
 def _seeds(r: _Reader, data: Mapping[str, Any]) -> tuple[int, ...]:
     if "seeds" in data:
         if "episodes" in data or "first_seed" in data:
@@ -395,11 +403,19 @@ def _seeds(r: _Reader, data: Mapping[str, Any]) -> tuple[int, ...]:
             raise r.fail(["seeds"], f"expected a list of whole numbers such as [0, 1, 2], got {_show(seeds)}")
         if len(set(seeds)) != len(seeds):
             raise r.fail(["seeds"], "expected every seed once; a seed is an episode of each cell")
+        if len(seeds) > MAX_EPISODES:
+            raise r.fail(["seeds"], f"expected at most {MAX_EPISODES:,} seeds")
+        for i, seed in enumerate(seeds):
+            if not 0 <= seed <= MAX_SEED:
+                raise r.fail(["seeds", i], f"expected a seed from 0 to {MAX_SEED:,}, got {seed}")
         return tuple(int(s) for s in seeds)
     episodes = r.int_(data.get("episodes", 1), ["episodes"], 1, "a whole number of episodes, at least 1")
+    if episodes > MAX_EPISODES:
+        raise r.fail(["episodes"], f"expected at most {MAX_EPISODES:,} episodes per cell, got {episodes:,}")
     first = data.get("first_seed", 0)
-    if not _is_int(first):
-        raise r.fail(["first_seed"], f"expected a whole number, got {_show(first)}")
+    if not _is_int(first) or not 0 <= first <= MAX_SEED - episodes:
+        raise r.fail(["first_seed"], f"expected a whole number from 0 to {MAX_SEED - episodes:,}, "
+                     f"got {_show(first)}")
     return tuple(range(first, first + episodes))
 
 
@@ -560,6 +576,10 @@ def _check_cells(r: _Reader, sweep: Sweep) -> None:
     """Every lineup fits its game's seats and names players the game knows; no two cells are alike."""
     from engine.roster import make_player
 
+    total = len(sweep.cells) * len(sweep.seeds)
+    if total > MAX_TOTAL_EPISODES:
+        raise r.fail(["seeds"], f"expected at most {MAX_TOTAL_EPISODES:,} episodes in all; "
+                                f"{len(sweep.cells):,} cells x {len(sweep.seeds):,} seeds make {total:,}")
     seen: dict[str, Cell] = {}
     for cell in sweep.cells:
         twin = seen.setdefault(cell.key, cell)

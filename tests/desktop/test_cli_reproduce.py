@@ -185,3 +185,19 @@ def test_report_of_a_folder_that_is_not_a_reproduction(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", "report", str(tmp_path)]) == 2
     assert "not a reproduction folder" in capsys.readouterr().err
+
+
+def test_lmgame_reports_holdem_styles_and_the_long_context_ablation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "more"
+    assert main(["reproduce", "lmgame-bench", "--player", "sim", "--games", "holdem,courtroom", "--episodes",
+                 "1", "--max-steps", "30", "--out", str(out)]) == 0
+    report = _report(capsys, out)
+    rows = {r["label"]: r for r in _rows(report, "metrics")}
+    v1 = rows["sim vs equity · Hold'em V1 (strategic heuristics; the ranking's) (ours)"]
+    assert {"holdem: aggression_factor_p1", "holdem: fold_rate_p1", "holdem: chips_p1"} <= set(v1["cells"])
+    assert 0 <= v1["cells"]["holdem: fold_rate_p1"]["mean"] <= 1
+    assert "courtroom: checkpoint_broken" in rows["sim · context-long (ours)"]["cells"]
+    assert "courtroom: checkpoint_broken" in rows["sim · context-recent (ours)"]["cells"]
+    scores = {r["label"] for r in _rows(report, "scores")}
+    assert "sim · Courtroom with long context (Table 10) (ours)" in scores

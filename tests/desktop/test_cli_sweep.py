@@ -154,8 +154,8 @@ def test_report_as_json_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     bad.write_text(GRID.replace('perception = "text"', 'perception = "smell"'), encoding="utf-8")
     assert main(["sweep", str(bad)]) == 2
     message = capsys.readouterr().err.strip()
-    assert message == (f'playtrace: {bad}:17: harness.perception: expected "text", "image" or "both", '
-                       "got 'smell'")
+    assert message == (f'playtrace: {bad}:17: harness.perception: expected "text", "image", "both" or '
+                       "\"describe\", got 'smell'")
     assert main(["sweep", "report", str(tmp_path)]) == 2
     assert "not a sweep results folder" in capsys.readouterr().err
 

@@ -99,7 +99,7 @@ def test_cli_exports_a_range_of_steps(
         (["out.gif", "--from", "0", "--to", "3"], "outside this session's steps 1.."),
         (["out.avi"], "unknown format"),
         (["out.zip", "--from", "1"], "not of a zip archive"),
-        (["out.gif", "--seconds-per-step", "0"], "must be positive"),
+        (["out.gif", "--seconds-per-step", "0"], "must be between"),
     ],
 )
 def test_a_bad_range_or_format_is_a_one_line_usage_error(

@@ -374,6 +374,10 @@ def test_random_legal_positions_are_playable_with_black_to_move() -> None:
         assert moves and len(moves) == 225 - 2 * state.black_stones
         assert all(state.cells[ACTIONS.index(m)] == "" for m in moves)
     assert lvlm.valid_moves(state, 1) == []
+    # The fill's share of occupied points is kept: a random point is empty about half the time, as
+    # the paper's random row for rule following (0.508) implies.
+    empty = [lvlm.random_legal(random.Random(k))[0].cells.count("") / 225 for k in range(200)]
+    assert 0.47 < sum(empty) / len(empty) < 0.56
 
 
 def test_matrix_encoding() -> None:

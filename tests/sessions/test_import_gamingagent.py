@@ -154,12 +154,13 @@ def test_a_bad_log_is_one_line_and_exit_1(
         assert "no board" in err
 
 
-def test_unknown_and_refused_formats_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_wrong_format_and_an_unknown_file_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     results = tmp_path / "results.json"
     results.write_text("{}", encoding="utf-8")
-    for fmt in ("lvlm", "gamebot"):
-        code, out, err = _cli(capsys, "import", str(results), "--format", fmt, "--out", str(tmp_path / "s"))
-        assert code == 1 and out == "" and err.count("\n") == 1 and "not imported" in err, err
+    code, out, err = _cli(capsys, "import", str(results), "--format", "gamebot", "--out", str(tmp_path / "s"))
+    assert code == 1 and out == "" and err.count("\n") == 1 and "not a GAMEBoT game log" in err, err
     log = tmp_path / "steps.jsonl"
     log.write_text('{"a": 1}\n', encoding="utf-8")
     code, out, err = _cli(capsys, "import", str(log), "--out", str(tmp_path / "s"))

@@ -78,22 +78,32 @@ def random_board(rng: random.Random) -> GomokuState:
 def random_legal(rng: random.Random) -> tuple[GomokuState, Seat]:
     """A position that could occur in play, not over, with Black (seat 0, the model's seat) to move.
 
-    Every five or longer line of the random fill loses one of its stones (chosen by ``rng``) until
-    none is left; removing stones never makes a new line. Then stones of the colour with more are
-    removed at random until both colours have as many, which makes Black the side to move.
+    Every five or longer line of the random fill loses one of its stones (chosen by ``rng``); then
+    stones of the colour with more are turned to the other colour at random until both have as many
+    (one stone is removed when the total is odd), which makes Black the side to move; both steps repeat
+    until no line of five is left. Turning stones rather than removing them keeps the fill's share of
+    occupied points (30-70 %, half on average): a random point is then empty about half the time, as
+    in the paper's random row for rule following (0.508), where removing the surplus left 0.62.
     """
     cells = _fill(rng)
     while True:
         found = fives(cells)
-        if not found:
+        if found:
+            _stone, line = found[0]
+            cells[rng.choice(line)] = ""
+            continue
+        black = [i for i in range(CELLS) if cells[i] == "B"]
+        white = [i for i in range(CELLS) if cells[i] == "W"]
+        if len(black) == len(white):
             break
-        _stone, line = found[0]
-        cells[rng.choice(line)] = ""
-    black = [i for i in range(CELLS) if cells[i] == "B"]
-    white = [i for i in range(CELLS) if cells[i] == "W"]
-    extra = black if len(black) > len(white) else white
-    for i in rng.sample(extra, abs(len(black) - len(white))):
-        cells[i] = ""
+        more, other = ("B", "W") if len(black) > len(white) else ("W", "B")
+        extra = black if more == "B" else white
+        gap = len(extra) - min(len(black), len(white))
+        chosen = rng.sample(extra, (gap + 1) // 2)
+        if gap % 2:
+            cells[chosen.pop()] = ""
+        for i in chosen:
+            cells[i] = other
     state = GomokuState(cells=tuple(cells))
     return state, 0
 

@@ -600,6 +600,19 @@ class CompiledGame:
         )
 
     @functools.cached_property
+    def may_reach(self) -> bool:
+        """Whether a sprite can ever be part-way between cells (a speed that is not a whole number, or
+        one an effect sets), so that collisions must look beyond each sprite's own cell."""
+        speeds = [t.speed for t in self.types] + [
+            float(e.params["value"]) for _a, _b, es in self.pairs for e in es if e.name == "setSpeedForAll"
+        ]
+        if any(e.effect.name == "setSpeedForAll" for e in self.timed):
+            return True
+        return any(not float(v).is_integer() for v in speeds) or any(
+            e.name == "setSpeedForAll" for _a, es in self.eos for e in es
+        )
+
+    @functools.cached_property
     def rules_for(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """(type of a sprite, type of the sprite it meets) -> the collision rules (numbers in
         :attr:`pair_index`) that apply to the first."""
@@ -621,7 +634,8 @@ class CompiledGame:
         effects = [e for _a, _b, es in rules for e in es] + [t.effect for t in self.timed]
         for actor, other, es in rules:
             for e in es:
-                if e.name not in _READ_ONLY_ACTOR:
+                # stepBack and undoAll only put back what moved this tick, and these never move.
+                if e.name not in _READ_ONLY_ACTOR and e.name not in ("stepBack", "undoAll"):
                     changed.update(self.subtypes[actor])
                 if other >= 0 and e.name in _CHANGES_OTHER:
                     changed.update(self.subtypes[other])
