@@ -338,7 +338,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     ablation = report.figures.get("ablation") or {}
     games = [g for g, cols in ablation.items() if any(v is not None for v in cols.values())]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.2), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.6), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             cols = ablation[g]
             names = list(cols)
@@ -350,7 +351,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     dists = report.figures.get("distributions") or {}
     games = [g for g, groups in dists.items() if groups]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 3.4), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 4.2), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             groups = dists[g]
             ax.boxplot([groups[k] for k in groups], showmeans=True)

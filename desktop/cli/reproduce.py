@@ -178,11 +178,12 @@ def command(args: argparse.Namespace) -> str:
 
 def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency: int | None = None) -> int:
     """Play one run's sweep into ``folder`` (what is missing only); returns the episodes still missing."""
-    from desktop.cli.sweep import _Bars, _until_signal, board_png
+    from desktop.cli.sweep import _Bars, _check_keys, _estimate, _until_signal, board_png
     from desktop.episode import session_recorder
     from engine.sweep import SweepRunner
 
     sweep = planned.sweep
+    _check_keys(sweep)
     (folder).mkdir(parents=True, exist_ok=True)
     runner = SweepRunner(sweep, folder, record=session_recorder, render=board_png, concurrency=concurrency)
     try:
@@ -191,6 +192,12 @@ def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency:
         jobs = runner.pending()
         print(f"run {planned.run.name}: {len(sweep.episodes) - len(jobs)}/{len(sweep.episodes)} done, "
               f"{len(jobs)} to play", file=sys.stderr)
+        if any(s.split(":", 1)[0] in ("openai", "anthropic") for j in jobs for s in j.specs):
+            cost, notes = _estimate(sweep, jobs)
+            if cost is not None:
+                print(f"  estimated cost of what is left: about ${cost:.2f}", file=sys.stderr)
+            for note in notes:
+                print(f"  cost estimate unknown for {note}", file=sys.stderr)
         if not jobs:
             return 0
         bars = _Bars(sweep, done, enabled=sys.stderr.isatty())

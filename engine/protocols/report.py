@@ -255,7 +255,8 @@ def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes
                                   if r.source == OURS and r.label.startswith(g + " ·")
                                   and a in r.cells and r.cells[a].mean is not None), None)
                          for a in ABLATIONS} for g in columns},
-        "distributions": {g: {f"{e.lineup} · {e.setting}": list(e.values.get(g, {}).values())
+        "distributions": {g: {f"{e.lineup} · {e.setting if e.setting != 'default' else e.run}":
+                              list(e.values.get(g, {}).values())
                               for e in episodes if e.values.get(g)} for g in columns},
     }
     return Report(protocol.id, protocol.title, player, [t for t in tables if t.rows], figures)
@@ -411,14 +412,14 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
             cells["overall"] = Cell(overall(scores, task))
             row = Row(f"{labels[spec]} (ours)", OURS, cells, baseline=not is_model_spec(spec))
             prow = paper.baseline_row(spec) if paper else None
-            if prow is not None:
+            if prow is not None and paper is not None:
                 for g, v in scores.items():
                     if g in prow.cells:
                         row.checks[g] = check(v, prow.cells[g], prow.n or paper.n, "se",
                                               rate_n_ours=int(games[g][1]), digits=3)
             table.rows.append(row)
             if task != "e2e":
-                radar.setdefault(labels[spec], {})[task] = cells["overall"].mean or 0.0
+                radar.setdefault(f"{labels[spec]} (ours)", {})[task] = cells["overall"].mean or 0.0
         if paper is not None:
             for prow in paper.rows:
                 cells = {c: _paper_cell(prow.cells[c]) for c in paper.columns}

@@ -566,7 +566,7 @@ class Chess(Game):
             maximum=60.0,
         ),
     )
-    action_bound: ClassVar[int | None] = ACTION_BOUND
+    action_bound: int | None = ACTION_BOUND
     controls: ClassVar[str] = "Click a piece, then the square it moves to (promotions make a queen)"
     bots: ClassVar[Mapping[str, str]] = {"search": ".bots:ChessSearchBot", "stockfish": ".bots:StockfishBot"}
     default_opponent: ClassVar[str] = "stockfish"  # labelled "Built-in search (...)" without one

@@ -149,7 +149,8 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
 
 def initial_timers(game: CompiledGame) -> tuple[tuple[int, int], ...]:
     """The clock at the start: each ``TIME`` rule's first run, as (tick, index in ``game.timed``)."""
-    return tuple((t.first, i) for i, t in enumerate(game.timed) if t.native)
+    # GVGAI counts ticks from 0, PlayTrace from 1: ``nextExecution=N`` runs on PlayTrace's tick N + 1.
+    return tuple((t.first + 1 if t.first >= 0 else t.first, i) for i, t in enumerate(game.timed) if t.native)
 
 
 @dataclasses.dataclass(frozen=True)

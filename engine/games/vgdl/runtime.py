@@ -554,7 +554,9 @@ class World:
         if s[MEMO] == -1:
             s[MEMO] = self.tick_no
         roll = self.rng.random()
-        if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(params["prob"]):
+        # GVGAI counts ticks from 0 (``gameTick`` of the first tick), PlayTrace from 1: a spawner spawns
+        # when (its first tick + this tick) is a multiple of its cooldown, in GVGAI's numbers.
+        if (s[MEMO] + self.tick_no - 2) % stype.cooldown == 0 and roll < float(params["prob"]):
             facing = int(params["spawnorientation"]) or s[OR]
             for tindex in made_types:
                 made = self.add(tindex, s[R], s[C], facing or None, side=self._part_way(s))
@@ -911,7 +913,7 @@ class World:
     def _terminate(self) -> None:
         for term in self.game.terminations:
             if term.cls == "Timeout":
-                done = self.tick_no >= term.limit
+                done = self.tick_no - 1 >= term.limit  # GVGAI's gameTick, counted from 0
             elif term.cls == "SpriteCounter":
                 done = self.count(term.counted) <= term.limit
             elif term.cls == "SpriteCounterMore":
