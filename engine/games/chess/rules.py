@@ -317,7 +317,7 @@ class ChessState(State):
                 raise IllegalActionError(f"seat {seat} is not to move")
         if self.ending is not None:
             raise IllegalActionError(f"the game is over ({self.ending[0]}); {action!r} cannot be played")
-        move = self.resolve(action)  # type: ignore[arg-type]
+        move = self.resolve(action)
         return self.after(move)
 
     def after(self, move: chess.Move) -> ChessState:
