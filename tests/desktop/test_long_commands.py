@@ -173,3 +173,18 @@ def test_a_huge_model_answer_is_cut_and_the_session_reads_back(
     assert session.damage == []
     answer = next(e["data"]["text"] for e in session.events if e["type"] == "answer")
     assert answer.startswith("move: left") and "[cut by PlayTrace:" in answer
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_commands_without_a_loop_stop_alike_on_both_signals(sig: int, code: int, tmp_path: Path) -> None:
+    out = tmp_path / "set"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop.cli", "tasks", "generate", "tictactoe", "--task", "perceive",
+         "--n", "2000", "--out", str(out)],
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    _wait_for(lambda: (out / "images").is_dir() and any((out / "images").iterdir()))
+    proc.send_signal(sig)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and len([line for line in err.splitlines() if line.strip()]) == 1
