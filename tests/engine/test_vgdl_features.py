@@ -56,10 +56,10 @@ def test_ongoing_avatar_keeps_moving_and_turns_on_actions(tmp_path: Path) -> Non
         "wwwwwww\nwA....w\nw.....w\nwwwwwww\n",
     )
     state = game.initial_state(seed=0)
-    state = state.apply("ACTION_NIL").apply("ACTION_NIL")
-    assert state.avatar_pos == (1, 3)
-    state = state.apply("ACTION_DOWN").apply("ACTION_NIL")
-    assert state.avatar_pos == (2, 3)
+    state = state.apply("ACTION_NIL").apply("ACTION_NIL")  # as in GVGAI, it rests on its first tick
+    assert state.avatar_pos == (1, 2)
+    state = state.apply("ACTION_DOWN").apply("ACTION_NIL")  # down a row, then the wall stops it
+    assert state.avatar_pos == (2, 2)
 
 
 def test_spreader_fills_its_neighbours(tmp_path: Path) -> None:

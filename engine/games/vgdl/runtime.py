@@ -422,10 +422,11 @@ class World:
                     if s[OR] != 0 or kind != "ongoingturning":
                         s[OR] = d
             before = (s[R], s[C])
-            if s[OR]:
+            if s[OR] and s[STARTED]:  # GVGAI's first tick of a sprite moves nothing on its own
                 dr, dc = DIRS[s[OR]]
                 if speed > 0:
                     self._move(s, dr, dc, speed)
+            s[STARTED] = 1
             if kind == "ongoingturning" and (s[R], s[C]) != before and stype.params.get("spawnBehind"):
                 self.add(self.game.by_name[stype.params["spawnBehind"]], *before)
             if kind == "ongoingshoot" and not d and action == "ACTION_USE":
