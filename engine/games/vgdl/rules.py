@@ -543,7 +543,7 @@ class VgdlGame(Game):
         super().__init__(**options)
         self.max_steps: int = self.options["max_steps"]
         if self.options["realtime"]:
-            self.tick_s = float(self.options["tick"])  # type: ignore[misc]  (an instance's own tick)
+            self.tick_s = float(self.options["tick"])  # type: ignore[misc]  # an instance's own tick
         self._compiled: CompiledGame | None = None
         self._level: LevelData | None = None
         self._problem: VgdlError | None = None
@@ -564,7 +564,7 @@ class VgdlGame(Game):
             else:
                 raise
         if self._compiled is not None:
-            self.actions = self._compiled.actions  # type: ignore[misc]  (this game's avatar's actions)
+            self.actions = self._compiled.actions  # type: ignore[misc]  # this game's avatar's actions
 
     def files(self) -> tuple[Path, Path]:
         """The game file and the level file these options name."""
