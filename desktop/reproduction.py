@@ -191,7 +191,8 @@ def _gvgai(folder: Path, protocol: Any, papers: Any, player: str | None) -> Repo
         found, score_fn, *_ = load_episodes(where)
         scorer = scorer or score_fn
         for e in found:
-            episodes.append(dataclasses.replace(e, player=f"{e.player} · {run.name}"))
+            label = e.player if run.name == e.player else f"{e.player} · {run.name}"
+            episodes.append(dataclasses.replace(e, player=label))
     if scorer is None or not episodes:
         from engine.protocols.report import Report as _Report
 

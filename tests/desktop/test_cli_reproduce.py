@@ -175,7 +175,7 @@ def test_gvgai_llm_plays_the_core_games_from_the_input_folder(
     report = _report(capsys, out)
     wins = _rows(report, "table3")
     labels = {r["label"] for r in wins}
-    assert {"random · random (ours)", "sim · zero-shot (ours)", "sim · tagger (ours)"} <= labels
+    assert {"random (ours)", "sim · zero-shot (ours)", "sim · tagger (ours)"} <= labels
     assert any(r["label"] == "GPT-o3-mini (paper)" for r in wins)
     overall = _rows(report, "overall")
     assert all(r["cells"]["score"]["mean"] is not None for r in overall)
