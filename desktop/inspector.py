@@ -109,6 +109,11 @@ class InspectorPanel(QWidget):
         #: Set when the reader scrolls the column; live updates then leave the scroll position alone.
         self._user_scrolled = False
         self._scroll_top = False  # set by a new step: the next paint starts at the top of the column
+        # Back to the top once a new step's sections are laid out (a child timer: it dies with the panel).
+        self._top_timer = QTimer(self)
+        self._top_timer.setSingleShot(True)
+        self._top_timer.setInterval(0)
+        self._top_timer.timeout.connect(self._settle_at_top)
         # Scrolling to the reasoning waits for the layout to place the sections that were just filled.
         self._reveal_timer = QTimer(self)
         self._reveal_timer.setSingleShot(True)
@@ -451,7 +456,15 @@ class InspectorPanel(QWidget):
         self._render()
         self._scroll_top = False
         self.scroll.verticalScrollBar().setValue(0)  # another step is read from its top
+        # Again once the sections have their final heights (the layout runs after this call and could
+        # leave the column a few pixels down, cutting its first line).
+        self._top_timer.start()
         self._follow_reasoning()
+
+    def _settle_at_top(self) -> None:
+        sample = self.current_sample
+        if not self._user_scrolled and not (sample is not None and sample.streaming):
+            self.scroll.verticalScrollBar().setValue(0)
 
     def append_live(self, record: Mapping[str, Any]) -> None:
         """Add an event that arrived while the current step is being decided.

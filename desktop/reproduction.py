@@ -191,7 +191,8 @@ def _gvgai(folder: Path, protocol: Any, papers: Any, player: str | None) -> Repo
         found, score_fn, *_ = load_episodes(where)
         scorer = scorer or score_fn
         for e in found:
-            episodes.append(dataclasses.replace(e, player=f"{e.player} · {run.name}"))
+            label = e.player if run.name == e.player else f"{e.player} · {run.name}"
+            episodes.append(dataclasses.replace(e, player=label))
     if scorer is None or not episodes:
         from engine.protocols.report import Report as _Report
 
@@ -338,7 +339,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     ablation = report.figures.get("ablation") or {}
     games = [g for g, cols in ablation.items() if any(v is not None for v in cols.values())]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.2), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.2 * len(games), 3.6), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             cols = ablation[g]
             names = list(cols)
@@ -350,7 +352,8 @@ def plots(report: Report, out: Path) -> list[Path]:
     dists = report.figures.get("distributions") or {}
     games = [g for g, groups in dists.items() if groups]
     if games:
-        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 3.4), squeeze=False)
+        fig, axes = plt.subplots(1, len(games), figsize=(3.4 * len(games), 4.2), squeeze=False,
+                                 layout="constrained")
         for ax, g in zip(axes[0], games, strict=True):
             groups = dists[g]
             ax.boxplot([groups[k] for k in groups], showmeans=True)

@@ -298,9 +298,10 @@ class StudyWindow(QWidget):
             self._show(self.participant_page)
             return
         try:
+            self.folder.claim(pid)  # no other PlayTrace on this folder runs this participant now
             progress = self.folder.progress(pid)
         except SessionError as exc:
-            self.participant_page.ask(pid, str(exc))
+            self.participant_page.ask(self.folder.new_participant_id(), str(exc))
             self._show(self.participant_page)
             return
         self.progress, self._pid = progress, pid
@@ -312,6 +313,12 @@ class StudyWindow(QWidget):
 
     def resume(self, pid: str) -> None:
         """Go on with ``pid`` at the first block they have not done."""
+        try:
+            self.folder.claim(pid)
+        except SessionError as exc:
+            self._settled = True
+            self._text("Participant busy", f"{exc}.", footer=EXPERIMENTER_NOTE)
+            return
         self.progress, self._pid = self.folder.progress(pid), pid
         self.blocks = self.folder.blocks(self.progress)
         if self.progress.finished:

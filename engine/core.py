@@ -266,7 +266,8 @@ class Game(abc.ABC):
     #: The most legal actions any state can have, for games without a fixed :attr:`actions` list
     #: (checkers, bargaining): adapters that need a fixed-size action space (PettingZoo) number the
     #: sorted legal actions up to this bound and mask the rest. ``None`` when :attr:`actions` is set.
-    action_bound: ClassVar[int | None] = None
+    #: A game whose options shrink the board narrows it per instance (Minesweeper).
+    action_bound: int | None = None
     #: Neutral key names (``"up"``, ``"w"``, ``"1"``) to actions, for human play.
     keymap: ClassVar[Mapping[str, Action]] = {}
     #: Actions a held key plays once, not on every tick: rotations, hard drop. In real time a held

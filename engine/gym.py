@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Coroutine
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -105,7 +105,7 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
     seat's text view, the one a model is given.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -232,7 +232,7 @@ class PlayTraceEnv(gymnasium.Env[Any, np.int64]):
         info = self._info() | {"action": name, "changed": changed, "illegal": illegal}
         return self._observe(), reward, self.state.is_over, False, info
 
-    def render(self) -> Any:  # type: ignore[override]
+    def render(self) -> Any:
         if self.render_mode is None or self.state is None:
             return None
         view = self.state.observe(self.agent_seat)

@@ -115,7 +115,7 @@ class _ActionSpace(spaces.Discrete):
     def defer_seed(self, seed: int) -> None:
         """Seed with ``seed`` when the generator is next needed."""
         self._pending = seed
-        self._np_random = None
+        self._np_random = None  # type: ignore[assignment]  # PettingZoo makes it again when next needed
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -277,7 +277,7 @@ class PlayTraceAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"seat": self.seat_names[a]} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"seat": self.seat_names[a]} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self._next_to_act()
 

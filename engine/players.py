@@ -148,14 +148,24 @@ class Decision:
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything that can sit in a seat."""
+    """Anything that can sit in a seat.
 
-    #: ``"human"``, ``"bot"`` or ``"model"``.
-    kind: str
-    #: The spec it was made from (``"random"``, ``"minimax"``, ``"sim"``, ``"openai:gpt-4.1-mini"``).
-    spec: str
-    #: A short name for people (``"Random"``, ``"Minimax"``, ``"Simulated model"``).
-    label: str
+    ``kind``, ``spec`` and ``label`` are read-only for the match: a plain attribute satisfies them, and
+    so does a property (a wrapper such as :class:`engine.steering_players.SteerablePlayer` reports its
+    inner player's).
+    """
+
+    @property
+    def kind(self) -> str:
+        """``"human"``, ``"bot"`` or ``"model"``."""
+
+    @property
+    def spec(self) -> str:
+        """The spec it was made from (``"random"``, ``"minimax"``, ``"sim"``, ``"openai:gpt-4.1-mini"``)."""
+
+    @property
+    def label(self) -> str:
+        """A short name for people (``"Random"``, ``"Minimax"``, ``"Simulated model"``)."""
 
     async def act(self, observation: Observation) -> Decision: ...
 

@@ -199,13 +199,14 @@ class Question:
 
     key: int
     text: str
-    truth: Callable[[State, Seat], Any]
+    # ``truth`` and ``applies`` take (view, seat), or (view, seat, action) when ``about_action``.
+    truth: Callable[..., Any]
     parse: Callable[[str | None], Any] | None = None
     write: Callable[[Any], str] | None = None
     kind: str = "set"
     metric: str = ""
     tolerance: float = 0.1
-    applies: Callable[[State, Seat], bool] | None = None
+    applies: Callable[..., bool] | None = None
     wrong: Callable[..., Any] | None = None
     about_action: bool = False
 
@@ -328,7 +329,8 @@ class Tally:
     mm: int = 0
 
     def add(self, data: Mapping[str, Any]) -> None:
-        detail = data.get("detail") if isinstance(data.get("detail"), Mapping) else {}
+        found = data.get("detail")
+        detail: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         label = str(detail.get("label", ""))
         if label == NOT_APPLICABLE or (data.get("correct") is None and label != "format_error"):
             self.not_applicable += 1
@@ -417,7 +419,8 @@ def tally(
             continue
         if key not in out:
             q = declared.get(key)
-            detail = data.get("detail") if isinstance(data.get("detail"), Mapping) else {}
+            found = data.get("detail")
+            detail: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
             labelled = detail.get("label") in ("TP", "TN", "FP", "FN", "MM")
             metric = q.scored_by if q else (F1 if labelled else ACCURACY)
             out[key] = Tally(key, q.text if q else str(data.get("question", "")), metric)

@@ -349,8 +349,10 @@ def record_from_session(
     players = [p for p in manifest.get("players") or () if isinstance(p, Mapping)]
     if len(players) != 2:
         return None
-    extra = manifest.get("extra") if isinstance(manifest.get("extra"), Mapping) else {}
-    tags = extra.get(TAG) if isinstance(extra.get(TAG), Mapping) else {}
+    found = manifest.get("extra")
+    extra: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    found = extra.get(TAG)
+    tags: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     names = tags.get("players")
     seats = [str(n) for n in names] if isinstance(names, list) and len(names) == 2 else [
         str(p.get("spec") or "?") for p in players]

@@ -294,10 +294,15 @@ class ConnectFourRenderer(Renderer):
 def _played_state(columns: Sequence[int]) -> Any:
     """A real game after dropping discs into ``columns`` from the start."""
     import engine
+    from engine.games.connect4 import ConnectFourState
 
     state = engine.make("connect4").initial_state(seed=0)
     for col in columns:
-        state = state.apply(state.playable_cell(col))
+        assert isinstance(state, ConnectFourState)
+        cell = state.playable_cell(col)
+        if cell is None:
+            raise SystemExit(f"column {col} is full or out of the board")
+        state = state.apply(cell)
     return state
 
 

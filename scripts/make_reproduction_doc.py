@@ -127,7 +127,7 @@ def _measured(folder: Path, protocol: Any) -> list[str]:
             for c in columns:
                 cell = r.cells.get(c)
                 text = "" if cell is None else cell.show(table.digits)
-                if cell is not None and r.source == "ours" and cell.n and cell.spread is not None:
+                if cell is not None and r.source == "ours" and cell.n and cell.mean is not None:
                     text += f" (n={cell.n})"
                 cells.append(text)
             out.append(f"| {_md(r.label)} | " + " | ".join(_md(c) for c in cells) + " |")

@@ -86,6 +86,46 @@ def _dumps(obj: Any) -> str:
     return _encode(obj)
 
 
+#: A text in an event (a model's answer, its reasoning) longer than this is kept as its start and
+#: marked as cut: a 50 MB answer would otherwise make a line the reader refuses.
+MAX_TEXT_FIELD_CHARS = 1024 * 1024
+
+
+def _max_event_bytes() -> int:
+    """The longest line the writer writes: a quarter of what the reader accepts
+    (:data:`sessions._eventlog.MAX_LINE_BYTES`), so the two always agree."""
+    from sessions import _eventlog
+
+    return _eventlog.MAX_LINE_BYTES // 4
+
+
+def _cut_texts(value: Any, cap: int) -> Any:
+    """``value`` with every string longer than ``cap`` characters cut and marked."""
+    if isinstance(value, str):
+        if len(value) <= cap:
+            return value
+        return value[:cap] + f"… [cut by PlayTrace: {len(value):,} characters in all]"
+    if isinstance(value, dict):
+        return {k: _cut_texts(v, cap) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_cut_texts(v, cap) for v in value]
+    return value
+
+
+def _within_limits(line: dict[str, Any], encoded: bytes) -> bytes:
+    """The line of a large event, its long texts cut so that the reader reads it back; if it is still
+    too long (a huge state), its data is replaced by a note saying so."""
+    # A character takes at most 6 bytes once written (a JSON escape): a few cut texts still fit.
+    cap = min(MAX_TEXT_FIELD_CHARS, _max_event_bytes() // 8)
+    line = {**line, "data": _cut_texts(line["data"], cap)}
+    encoded = (_dumps(line) + "\n").encode("utf-8", _JSON_ERRORS)
+    if len(encoded) <= _max_event_bytes():
+        return encoded
+    why = f"this event's data was {len(encoded):,} bytes, more than a session line may hold"
+    line = {**line, "data": {"cut": why}}
+    return (_dumps(line) + "\n").encode("utf-8", _JSON_ERRORS)
+
+
 def _fsync_dir(path: Path) -> None:
     """Make a rename or a new file in ``path`` durable (a no-op where directories cannot be opened)."""
     try:
@@ -482,7 +522,10 @@ class SessionWriter:
             "call": event.call,
             "data": self._redact(data),
         }
-        _write_all(self._fd, (_dumps(line) + "\n").encode("utf-8", _JSON_ERRORS))
+        encoded = (_dumps(line) + "\n").encode("utf-8", _JSON_ERRORS)
+        if len(encoded) > min(MAX_TEXT_FIELD_CHARS, _max_event_bytes()):
+            encoded = _within_limits(line, encoded)
+        _write_all(self._fd, encoded)
         seq = self._seq
         self._seq += 1
         if self._sync is not None and event.type in _FSYNC_TYPES:

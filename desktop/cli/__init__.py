@@ -31,15 +31,18 @@ import errno
 import importlib
 import logging
 import os
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from desktop.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     UsageError,
     check_outputs,
@@ -351,6 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for module in _MODULE_COMMANDS:
         command = importlib.import_module(module)
         handlers[command.COMMAND] = command.run
+    previous = _terminate_as_interrupt()
     try:
         check_outputs(args)
         return handlers[args.command](args)
@@ -362,9 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a zip bomb, nesting too deep): its message is one line that names the path.
         err(one_line(exc))
         return EXIT_FAILURE
-    except KeyboardInterrupt:
-        err("interrupted")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        # A command that handles the signals itself prints its summary and returns 130/143; this is
+        # for the others (task generation, exports, imports): one line, the same two codes.
+        terminated = isinstance(exc, Terminated)
+        err("stopped (SIGTERM)" if terminated else "interrupted")
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``playtrace show S --json | head``): stop quietly, as Unix tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -379,6 +386,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except sqlite3.OperationalError as exc:  # an index on a full disk ("database or disk is full")
         err(f"cannot write: {one_line(exc)}")
         return EXIT_FAILURE
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl+C raises KeyboardInterrupt, so every command stops alike."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _terminate_as_interrupt() -> Any:
+    """Make SIGTERM raise :class:`Terminated` (commands running an event loop install their own
+    handler while it runs); returns the handler to put back, or ``None`` off the main thread."""
+    try:
+        return signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):  # not the main thread (an embedding application)
+        return None
 
 
 def _disk_problem(exc: OSError) -> str:

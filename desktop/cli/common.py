@@ -251,6 +251,7 @@ _OUTPUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "rescore": (("out", "--out"),),
     "probe": (("out", "--out"),),
     "leaderboard": (("out", "--out"),),
+    "reproduce": (("out", "--out"),),
 }
 
 

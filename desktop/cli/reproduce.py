@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop.cli.common import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError, err, stdout_console
+from engine.safeio import InputError, read_json
 
 COMMAND = "reproduce"
 #: What ``playtrace reproduce`` keeps beside the runs: the protocol as played and how it was called.
@@ -110,8 +111,8 @@ def _check_folder(out: Path, the_plan: Any) -> None:
     if not meta.exists():
         return
     try:
-        old = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        old = read_json(meta, cap=1024 * 1024)
+    except (OSError, ValueError, InputError):
         raise UsageError(f"{meta} is damaged; choose another --out") from None
     if old.get("protocol") != the_plan.protocol.id:
         raise UsageError(f"{out} holds a reproduction of {old.get('protocol')}; choose another --out")
@@ -145,7 +146,8 @@ def reproduce(args: argparse.Namespace) -> int:
     (out / PROTOCOL_FILE).write_text(protocol.source, encoding="utf-8")
     old_player = None
     if (out / META_FILE).exists():
-        old_player = json.loads((out / META_FILE).read_text(encoding="utf-8")).get("player")
+        kept = read_json(out / META_FILE, cap=1024 * 1024)
+        old_player = kept.get("player") if isinstance(kept, dict) else None
     meta = {"protocol": protocol.id, "player": the_plan.player or old_player,
             "source": str(args.what), "runs": [p.run.name for p in the_plan.runs], "command": command(args),
             "inputs": _inputs(args.input), "max_steps": args.max_steps}
@@ -178,11 +180,12 @@ def command(args: argparse.Namespace) -> str:
 
 def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency: int | None = None) -> int:
     """Play one run's sweep into ``folder`` (what is missing only); returns the episodes still missing."""
-    from desktop.cli.sweep import _Bars, _until_signal, board_png
+    from desktop.cli.sweep import _Bars, _check_keys, _estimate, _until_signal, board_png
     from desktop.episode import session_recorder
     from engine.sweep import SweepRunner
 
     sweep = planned.sweep
+    _check_keys(sweep)
     (folder).mkdir(parents=True, exist_ok=True)
     runner = SweepRunner(sweep, folder, record=session_recorder, render=board_png, concurrency=concurrency)
     try:
@@ -191,6 +194,12 @@ def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency:
         jobs = runner.pending()
         print(f"run {planned.run.name}: {len(sweep.episodes) - len(jobs)}/{len(sweep.episodes)} done, "
               f"{len(jobs)} to play", file=sys.stderr)
+        if any(s.split(":", 1)[0] in ("openai", "anthropic") for j in jobs for s in j.specs):
+            cost, notes = _estimate(sweep, jobs)
+            if cost is not None:
+                print(f"  estimated cost of what is left: about ${cost:.2f}", file=sys.stderr)
+            for note in notes:
+                print(f"  cost estimate unknown for {note}", file=sys.stderr)
         if not jobs:
             return 0
         bars = _Bars(sweep, done, enabled=sys.stderr.isatty())

@@ -142,7 +142,7 @@ def _asset(*parts: str) -> pathlib.Path:
     (an editable install made before ``assets/__init__.py`` existed has no ``path`` function)."""
     finder = getattr(assets, "path", None)
     if callable(finder):
-        return finder(*parts)
+        return pathlib.Path(finder(*parts))
     return pathlib.Path(next(iter(assets.__path__))).joinpath(*parts)
 
 

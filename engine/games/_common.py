@@ -55,7 +55,7 @@ def reading_state(data: object, game_id: str, name: str) -> Iterator[None]:
             raise TypeError(f"a {name} state is a JSON object")
         if data.get("game", game_id) != game_id:
             raise ValueError(f"this is a {data.get('game')!r} state, not {name}")
-        yield data
+        yield None
     except (KeyError, TypeError, ValueError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise StateFormatError(f"not a {name} state: {detail}") from None
@@ -110,7 +110,7 @@ def direction_in(text: str, state: State) -> Action:
     if len(words) != 1:
         what = "no move" if not words else f"several moves ({', '.join(sorted(words))})"
         raise InvalidActionError(f"{text!r} names {what}; answer with one of up, down, left, right")
-    action = words.pop()
+    action: Action = words.pop()
     if state.is_over:
         raise IllegalActionError(f"the game is over; {action!r} cannot be played")
     return action

@@ -283,7 +283,7 @@ class RetryReportingMixin:
     API, so it accepts extra keyword arguments and tolerates a missing response.
     """
 
-    async def _sleep_for_retry(  # type: ignore[override]
+    async def _sleep_for_retry(
         self,
         *,
         retries_taken: int,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import base64
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import anthropic
 import httpx2
@@ -50,7 +50,9 @@ def _adaptive_thinking_models() -> frozenset[str]:
     # The SDK keeps the list of models that should get adaptive rather than budgeted thinking; it is not
     # public API, so its absence simply means "budgeted thinking everywhere".
     try:
-        from anthropic.resources.messages.messages import MODELS_TO_WARN_WITH_THINKING_ENABLED
+        from anthropic.resources.messages.messages import (  # type: ignore[attr-defined]
+            MODELS_TO_WARN_WITH_THINKING_ENABLED,
+        )
     except ImportError:
         return frozenset()
     return frozenset(MODELS_TO_WARN_WITH_THINKING_ENABLED)
@@ -62,7 +64,7 @@ _ADAPTIVE_THINKING_MODELS = _adaptive_thinking_models()
 def _deprecated_models() -> dict[str, str]:
     # The SDK's list of deprecated models and their end-of-life dates (not public API either).
     try:
-        from anthropic.resources.messages.messages import DEPRECATED_MODELS
+        from anthropic.resources.messages.messages import DEPRECATED_MODELS  # type: ignore[attr-defined]
     except ImportError:
         return {}
     return dict(DEPRECATED_MODELS)
@@ -99,8 +101,8 @@ class AnthropicClient(SDKClient):
     """
 
     provider = "anthropic"
-    sdk = anthropic
-    wire_format = "Anthropic API"
+    sdk: ClassVar[Any] = anthropic
+    wire_format: ClassVar[str] = "Anthropic API"
     # Besides the SDK's API errors: httpx2's, because the SDK does not wrap transport errors raised
     # while reading the stream, and AnthropicError for credential problems found before sending.
     call_errors = (anthropic.APIError, httpx2.HTTPError, anthropic.AnthropicError)

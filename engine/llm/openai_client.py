@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import openai
 
@@ -90,8 +90,8 @@ class OpenAIClient(SDKClient):
             provider without a base URL.
     """
 
-    sdk = openai
-    wire_format = "OpenAI API"
+    sdk: ClassVar[Any] = openai
+    wire_format: ClassVar[str] = "OpenAI API"
     call_errors = (openai.APIError,)
 
     def __init__(
@@ -314,7 +314,7 @@ def _text_of(content: Any) -> str:
         for part in content:
             get = part.get if isinstance(part, dict) else lambda key, p=part: getattr(p, key, None)
             if get("type") in (None, "text") and isinstance(get("text"), str):
-                texts.append(get("text"))
+                texts.append(str(get("text")))
         return "".join(texts)
     return ""
 

@@ -103,7 +103,7 @@ def _fill_inputs(protocol: Protocol, game: GameSpec, inputs: Mapping[str, str]) 
         name = missing[0]
         raise ProtocolFileError(f"{protocol.id}: game {game.label} needs --input {name}=DIR "
                                 f"({protocol.inputs.get(name, 'a folder')})")
-    opts = {k: (re.sub(r"\{([a-z_]+)\}", lambda m: inputs[m.group(1)], v) if isinstance(v, str) else v)
+    opts = {k: (re.sub(r"\{([a-z_]+)\}", lambda m: inputs[str(m.group(1))], v) if isinstance(v, str) else v)
             for k, v in game.options.items()}
     cls = engine.declaration(game.id)
     try:
@@ -215,7 +215,9 @@ def plan(
         try:
             sweep = parse_sweep(text, name=f"{protocol.id}:{run.name}")
         except SweepFileError as exc:
-            raise ProtocolFileError(f"{protocol.name or protocol.id}: run {run.name}: {exc}") from None
+            # The generated sweep's own line means nothing to the user: keep only what was wrong.
+            why = re.sub(r"^.*?:\d+: \S+: ", "", str(exc))
+            raise ProtocolFileError(f"{protocol.name or protocol.id}: run {run.name}: {why}") from None
         runs.append(PlannedRun(run, text, sweep))
     tasks: list[PlannedTasks] = []
     for task_run in protocol.tasks:

@@ -255,7 +255,8 @@ def scores_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes
                                   if r.source == OURS and r.label.startswith(g + " ·")
                                   and a in r.cells and r.cells[a].mean is not None), None)
                          for a in ABLATIONS} for g in columns},
-        "distributions": {g: {f"{e.lineup} · {e.setting}": list(e.values.get(g, {}).values())
+        "distributions": {g: {f"{e.lineup} · {e.setting if e.setting != 'default' else e.run}":
+                              list(e.values.get(g, {}).values())
                               for e in episodes if e.values.get(g)} for g in columns},
     }
     return Report(protocol.id, protocol.title, player, [t for t in tables if t.rows], figures)
@@ -411,14 +412,14 @@ def lvlm_report(protocol: Protocol, papers: Mapping[str, PaperTable], records: S
             cells["overall"] = Cell(overall(scores, task))
             row = Row(f"{labels[spec]} (ours)", OURS, cells, baseline=not is_model_spec(spec))
             prow = paper.baseline_row(spec) if paper else None
-            if prow is not None:
+            if prow is not None and paper is not None:
                 for g, v in scores.items():
                     if g in prow.cells:
                         row.checks[g] = check(v, prow.cells[g], prow.n or paper.n, "se",
                                               rate_n_ours=int(games[g][1]), digits=3)
             table.rows.append(row)
             if task != "e2e":
-                radar.setdefault(labels[spec], {})[task] = cells["overall"].mean or 0.0
+                radar.setdefault(f"{labels[spec]} (ours)", {})[task] = cells["overall"].mean or 0.0
         if paper is not None:
             for prow in paper.rows:
                 cells = {c: _paper_cell(prow.cells[c]) for c in paper.columns}
@@ -524,10 +525,55 @@ def gvgai_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes:
     overall.notes.append(f"Normalised over {pop.get('episodes', '?')} episodes of this reproduction "
                          f"(players: {', '.join(pop.get('players', []))}).")
     tables = [win, overall]
+    grounding = _grounding(papers, episodes, games, players)
+    if grounding.rows:
+        tables.append(grounding)
     if "table4" in papers:
         t4 = papers["table4"]
         tables.append(Table("table4", t4.title, list(t4.columns), _paper_rows(t4, t4.columns), digits=3))
     return Report(protocol.id, protocol.title, player, tables)
+
+
+def _grounding(papers: Mapping[str, PaperTable], episodes: Sequence[Any], games: Sequence[str],
+               players: Sequence[str]) -> Table:
+    """Table 6: each grounding run's wins against the zero-shot run's, game by game, with Fisher's
+    exact test (two-sided p) over the episodes of each, as the paper tests its coordinate tagger."""
+    table = Table("table6", "Table 6: win rate (%) with grounding against zero-shot, Fisher's exact p",
+                  list(games), [], digits=3)
+    base = next((p for p in players if p.endswith(" · zero-shot")), None)
+    if base is None:
+        return table
+    model = base.rsplit(" · ", 1)[0]
+
+    def wins(player: str, game: str) -> tuple[int, int]:
+        eps = [e for e in episodes if e.player == player and e.game == game]
+        return sum(bool(e.won) for e in eps), len(eps)
+
+    for p in players:
+        if not p.startswith(model + " · ") or p == base:
+            continue
+        rates: dict[str, Cell] = {}
+        tests: dict[str, Cell] = {}
+        for g in games:
+            (wa, na), (wb, nb) = wins(p, g), wins(base, g)
+            if na and nb:
+                rates[g] = Cell(100 * wa / na, None, na)
+                tests[g] = Cell(stats.fisher_exact(wa, na, wb, nb), None, na + nb)
+        if rates:
+            table.rows.append(Row(f"{p}: win % (ours)", OURS, rates))
+            table.rows.append(Row(f"{p} against zero-shot: Fisher's p (ours)", OURS, tests))
+    base_rates = {g: Cell(100 * w / n, None, n) for g in games for w, n in [wins(base, g)] if n}
+    if base_rates:
+        table.rows.insert(0, Row(f"{base}: win % (ours)", OURS, base_rates))
+    paper = papers.get("table6")
+    if paper is not None:
+        for prow in paper.rows:
+            table.rows.append(Row(f"{prow.label}: win rate (paper)", PAPER,
+                                  {g: Cell(100 * c.mean, None, None) if c.mean is not None else _paper_cell(c)
+                                   for g, c in prow.cells.items() if g in games}))
+    table.notes.append("The paper finds no improvement significant (Fisher's exact test, 25 episodes "
+                       "a game).")
+    return table
 
 
 def finite(x: float | None) -> bool:

@@ -619,3 +619,17 @@ def test_keyboard_shortcuts(panel: InspectorPanel, qtbot: Any) -> None:
     with qtbot.assertNotEmitted(panel.sig_ask_requested):
         panel.ask_shortcuts[0].activated.emit()
     assert "Ctrl+Enter" in panel.ask_button.toolTip() and "Esc" in panel.cancel_button.toolTip()
+
+
+def test_a_step_opens_at_the_top_of_the_panel_once_laid_out(
+    panel: InspectorPanel, tictactoe: Recording, qtbot: Any
+) -> None:
+    panel.show()
+    session = tictactoe.session
+    bar = panel.scroll.verticalScrollBar()
+    for step in range(2):
+        bar.setValue(bar.maximum())  # the reader was further down the previous step
+        panel.show_step(step, session.events_for_step(step), session.read_attachment)
+        QApplication.processEvents()  # the layout settles and the deferred reset runs
+        QApplication.processEvents()
+        assert bar.value() == 0, step

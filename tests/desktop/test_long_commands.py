@@ -152,3 +152,53 @@ def test_two_study_simulations_never_share_a_participant(tmp_path: Path) -> None
                 listed.add(block["session"])
     on_disk = {d.name for d in (out / "sessions").iterdir() if (d / "manifest.json").exists()}
     assert on_disk == listed  # no orphaned session
+
+
+def test_a_huge_model_answer_is_cut_and_the_session_reads_back(
+    tmp_path: Path, loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sessions
+    from sessions import _eventlog
+
+    # The reader's limit, lowered for speed: an answer bigger than it (as 50 MB is bigger than 64 MiB
+    # once escaped) must still be written as a line the reader takes back.
+    monkeypatch.setattr(_eventlog, "MAX_LINE_BYTES", 4 * 1024 * 1024)
+    loopback.default = Answer(content="move: left\n" + "é" * (5 * 1024 * 1024), pieces=4)
+    spec = f"local:loop-model@{loopback.openai_base_url}"
+    code = cli.main(["run", "2048", "-p", spec, "--max-steps", "1", "--no-reflection", "--memory", "0",
+                     "--out", str(tmp_path)])
+    assert code == 0
+    folder = next(p for p in tmp_path.iterdir() if (p / "events.jsonl").exists())
+    session = sessions.load_session(folder)
+    assert session.damage == []
+    answer = next(e["data"]["text"] for e in session.events if e["type"] == "answer")
+    assert answer.startswith("move: left") and "[cut by PlayTrace:" in answer
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_commands_without_a_loop_stop_alike_on_both_signals(sig: int, code: int, tmp_path: Path) -> None:
+    out = tmp_path / "set"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop.cli", "tasks", "generate", "tictactoe", "--task", "perceive",
+         "--n", "2000", "--out", str(out)],
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    _wait_for(lambda: (out / "images").is_dir() and any((out / "images").iterdir()))
+    proc.send_signal(sig)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and len([line for line in err.splitlines() if line.strip()]) == 1
+
+
+def test_two_evaluations_of_one_player_on_one_set_do_not_mix(
+    task_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sessions import FileLock
+
+    folder = _copy(task_set, tmp_path / "set")
+    (folder / "results").mkdir(exist_ok=True)
+    with FileLock(folder / "results" / ".sim.answers.jsonl.lock") as other:  # another eval is running
+        assert other.held
+        assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 1
+        assert "another playtrace is evaluating" in capsys.readouterr().err
+    assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 0

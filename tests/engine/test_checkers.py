@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 
 import pytest
 
@@ -396,20 +395,17 @@ def test_evaluation_prefers_material_and_kings() -> None:
     assert evaluate_board(base, B) == -evaluate_board(base, W)
 
 
-def test_bot_is_fast_enough(game: Checkers) -> None:
-    """Measured budget: under 200 ms a move (the bound asserted is looser, for loaded machines)."""
+def test_bot_plays_legal_moves_through_a_game(game: Checkers) -> None:
+    # Its move time (about 200 ms at most) is measured by benchmarks/bench_gamebot.py.
     rng = random.Random(5)
     bot = CheckersBot(game, 0)
     state = game.initial_state()
-    worst = 0.0
     for _ in range(40):
         if state.is_over:
             break
-        started = time.perf_counter()
         action = decide(bot, game, state)
-        worst = max(worst, time.perf_counter() - started)
+        assert action in state.legal_actions()
         state = state.apply(action if rng.random() < 0.6 else rng.choice(state.legal_actions()))
-    assert worst < 1.0
 
 
 # -- the simulated model and the prompts --------------------------------------------------------------

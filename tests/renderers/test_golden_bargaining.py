@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -92,14 +90,3 @@ def test_the_board_has_no_click_targets() -> None:
     r = renderers.get("bargaining")
     assert r.hit_test(bg_state(), 512, 512, 256, 256) is None
     assert r.cell_rect(bg_state(), 512, 512, OPEN) is None
-
-
-def test_drawing_is_fast() -> None:
-    r = renderers.get("bargaining")
-    state = bg_state(OPEN, COUNTER, THIRD, COUNTER, THIRD, COUNTER).observe(0)
-    r.render(state, 512, 512)
-    started = time.perf_counter()
-    for _ in range(20):
-        r.render(state, 512, 512)
-    per_frame = (time.perf_counter() - started) / 20
-    assert per_frame < 0.008, f"{per_frame * 1000:.1f} ms per 512x512 frame"

@@ -3,8 +3,6 @@ multi-jump), clicks and cell rectangles, highlights that change the picture, and
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import QRectF
 
@@ -90,15 +88,3 @@ def test_highlights_change_the_picture_and_junk_is_ignored() -> None:
     assert r.render(state, 256, 256, highlight=("(2,1)->(4,3)->(6,5)",)) != plain
     assert r.render(state, 256, 256, highlight=("(4,5)",)) != plain
     assert r.render(state, 256, 256, highlight=("nonsense", "(9,9)")) == plain
-
-
-def test_renders_within_budget() -> None:
-    r = renderers.get("checkers")
-    state = middle()
-    r.render(state, 512, 512, highlight=("(2,1)->(4,3)->(6,5)",))  # warm the caches
-    runs = 20
-    started = time.perf_counter()
-    for _ in range(runs):
-        r.render(state, 512, 512, highlight=("(2,1)->(4,3)->(6,5)",))
-    per_frame_ms = (time.perf_counter() - started) / runs * 1000
-    assert per_frame_ms < 8 * 3  # the target is 8 ms; the bound leaves room for loaded test machines

@@ -3,8 +3,6 @@ wide window), where cells are drawn, and speed."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtCore import QRectF
 
@@ -90,20 +88,3 @@ def test_cell_rect_places_cells_and_ignores_moves() -> None:
     assert QRectF(0, 0, 800, 400).contains(last)
     assert r.cell_rect(state, 800, 400, "Move Up") is None and r.cell_rect(state, 800, 400, "(20,0)") is None
     assert r.hit_test(state, 800, 400, 400, 200) is None
-
-
-def test_renders_fast_at_512() -> None:
-    # A long game: both riders zig-zag across most of the board.
-    moves = []
-    for _ in range(8):
-        moves += (
-            [("up", "down")] * 2 + [("left", "right")] * 1 + [("down", "up")] * 2 + [("left", "right")] * 1
-        )
-    state = played([("up", "down")] * 3 + moves)
-    assert not state.is_over and len(state.trails[0]) > 40
-    r = renderers.get("surround")
-    r.render(state, 512, 512)
-    started = time.perf_counter()
-    for _ in range(10):
-        r.render(state, 512, 512, grid_labels=True)
-    assert (time.perf_counter() - started) / 10 < 0.008

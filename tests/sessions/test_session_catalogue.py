@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from sessions import Catalogue
@@ -89,7 +88,8 @@ def test_index_is_a_rebuildable_cache(root: Path) -> None:
     assert Catalogue(root, use_index=False).list()[0].result == "score 2"
 
 
-def test_thousands_of_sessions_list_quickly(root: Path) -> None:
+def test_thousands_of_sessions_list_in_order(root: Path) -> None:
+    # How long listing takes is measured by benchmarks/bench_sessions.py.
     template = write_synthetic(root, 1)
     manifest = json.loads((template.path / "manifest.json").read_text("utf-8"))
     for i in range(2000):
@@ -98,13 +98,8 @@ def test_thousands_of_sessions_list_quickly(root: Path) -> None:
         manifest.update(id=folder.name, created_at=f"2026-01-01T00:00:{i % 60:02d}.{i % 1000:03d}Z")
         (folder / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     cat = Catalogue(root)
-    t0 = time.perf_counter()
     rows = cat.list()
-    cold = time.perf_counter() - t0
-    t0 = time.perf_counter()
     assert len(cat.list()) == len(rows) == 2001
-    warm = time.perf_counter() - t0
-    assert cold < 5 and warm < 5, (cold, warm)
     assert rows == sorted(rows, key=lambda s: (s.created_at, s.id), reverse=True)
 
 

@@ -338,7 +338,7 @@ class BargainingState(State):
         """
         if self.end:
             raise IllegalActionError("the negotiation is over; no more proposals")
-        if read == AGREE:
+        if isinstance(read, str):  # the one text a division can be: AGREE
             if not self.offers:
                 raise IllegalActionError("there is no proposal to agree to yet: make the first one")
             return AGREE
@@ -477,7 +477,8 @@ class BargainingState(State):
             read = self.division_of(action)
         except GameError:
             return ""
-        if read == AGREE:
+        share: Triple | None
+        if isinstance(read, str):  # AGREE
             index = self.opponent_offer(seat)
             share = self.share(index, seat) if index is not None else None
         else:
@@ -623,7 +624,7 @@ class Bargaining(Game):
     chance: ClassVar[bool] = True
     perfect_information: ClassVar[bool] = False
     outcome: ClassVar[str] = "value"
-    action_bound: ClassVar[int | None] = 121
+    action_bound: int | None = 121
     controls: ClassVar[str] = "Set your share of each item and press Propose, or Accept their proposal"
     options_schema: ClassVar[tuple[Option, ...]] = (
         Option(

@@ -274,6 +274,7 @@ class BargainingSim(SimBehaviour):
         if state is None or state.values[ctx.seat] is None:
             return super().reasoning(ctx, analysis, action, slip, answers)
         values = state.values[ctx.seat]
+        assert values is not None  # checked above
         lines = [
             f"I am {SEAT_NAMES[ctx.seat]}. Pool {_listed(state.pool)} of {', '.join(ITEMS)}; "
             f"my values {_listed(values)} (30 in all). Round {state.round}.",

@@ -195,7 +195,7 @@ def _wrong_shots(truth: list[str], view: State, seat: Seat, rng: random.Random) 
 
 def _asked(oracle: Any) -> Any:
     def truth(view: State, seat: Seat) -> list[str]:
-        return oracle(_board(view), seat)
+        return list(oracle(_board(view), seat))
 
     truth.__doc__ = oracle.__doc__
     truth.__name__ = oracle.__name__

@@ -593,7 +593,7 @@ class Checkers(Game):
             choices=DRAW_RULES,
         ),
     )
-    action_bound: ClassVar[int | None] = ACTION_BOUND
+    action_bound: int | None = ACTION_BOUND
     controls: ClassVar[str] = "Click a piece, then each square it lands on"
     bots: ClassVar[Mapping[str, str]] = {"alphabeta": ".bots:CheckersBot"}
     default_opponent: ClassVar[str] = "alphabeta"

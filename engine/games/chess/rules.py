@@ -317,7 +317,7 @@ class ChessState(State):
                 raise IllegalActionError(f"seat {seat} is not to move")
         if self.ending is not None:
             raise IllegalActionError(f"the game is over ({self.ending[0]}); {action!r} cannot be played")
-        move = self.resolve(action)  # type: ignore[arg-type]
+        move = self.resolve(action)
         return self.after(move)
 
     def after(self, move: chess.Move) -> ChessState:
@@ -566,7 +566,7 @@ class Chess(Game):
             maximum=60.0,
         ),
     )
-    action_bound: ClassVar[int | None] = ACTION_BOUND
+    action_bound: int | None = ACTION_BOUND
     controls: ClassVar[str] = "Click a piece, then the square it moves to (promotions make a queen)"
     bots: ClassVar[Mapping[str, str]] = {"search": ".bots:ChessSearchBot", "stockfish": ".bots:StockfishBot"}
     default_opponent: ClassVar[str] = "stockfish"  # labelled "Built-in search (...)" without one

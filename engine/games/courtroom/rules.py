@@ -294,9 +294,9 @@ class Courtroom(Game):
             if ints["testimony"] >= len(case.testimonies):
                 raise ValueError(f"testimony {ints['testimony']} does not exist in {case.id!r}")
             t = case.testimonies[ints["testimony"]]
-            ids = {s.id for s in t.statements}
+            statements = frozenset(s.id for s in t.statements)
             revealed, pressed, held = (frozenset(data[k]) for k in ("revealed", "pressed", "held"))
-            if not revealed <= ids or not pressed <= ids:
+            if not revealed <= statements or not pressed <= statements:
                 raise ValueError("revealed and pressed name statements of the current testimony")
             if not held <= {e.id for e in case.evidence}:
                 raise ValueError("held names evidence the case does not have")

@@ -553,7 +553,7 @@ class CourtState(State):
             kind = "dialogue"
         else:
             speaker, line, kind = "", case.summary, "dialogue"
-        options = ()
+        options: tuple[str, ...] = ()
         if self.phase == "choice" and t.choice is not None:
             options = tuple(f"{LETTERS[i]}. {o}" for i, o in enumerate(t.choice.options))
         return {

@@ -574,7 +574,7 @@ class Minesweeper(Game):
         Option("flags", bool, True, "Allow 'flag <cell>' to mark cells (not a move; the paper has no flags)"),
     )
     #: Every unrevealed cell can be revealed and flagged: at most two actions per cell.
-    action_bound: ClassVar[int | None] = 2 * MAX_ROWS * MAX_COLS
+    action_bound: int | None = 2 * MAX_ROWS * MAX_COLS
     controls: ClassVar[str] = "Click a cell to reveal it; right-click a cell to flag it or take its flag off"
     bots: ClassVar[Mapping[str, str]] = {"solver": ".bots:SolverBot"}
     default_opponent: ClassVar[str] = "solver"

@@ -79,7 +79,7 @@ class ReversiSim(SimBehaviour):
 
         corners = [a for a in answers.get(MY_CORNERS, []) if a in legal]
         if corners:
-            return max(corners, key=value)
+            return str(max(corners, key=value))
         missed = self._missed(ctx, answers)
         return max([a for a in legal if a not in missed] or legal, key=value)
 

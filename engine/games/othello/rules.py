@@ -35,7 +35,7 @@ import dataclasses
 import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from engine.controls import Button, Panel
 from engine.core import (
@@ -567,7 +567,17 @@ def check_legal(state: OthelloState, action: Action, seat: Seat | None) -> Actio
     raise IllegalActionError(f"{action} is not legal here")
 
 
-def read_board(data: JsonDict, naming: Naming) -> dict[str, object]:
+class BoardFields(TypedDict):
+    """The fields every saved position holds (see :func:`read_board`)."""
+
+    black: int
+    white: int
+    mover: int
+    last_action: str | None
+    ply: int
+
+
+def read_board(data: JsonDict, naming: Naming) -> BoardFields:
     """The fields every saved position holds (``black``, ``white``, ``mover``, ``last_action``,
     ``ply``), read from ``data`` with cells named by ``naming``; call inside
     :func:`~engine.games._common.reading_state`.

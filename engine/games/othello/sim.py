@@ -89,7 +89,7 @@ class OthelloSim(SimBehaviour):
         if answers.get(1) and corners:
             return max(corners, key=preference)
         if believed_wedges:
-            return max(believed_wedges, key=preference)
+            return str(max(believed_wedges, key=preference))
         true_wedges = wedge_moves(state.discs(ctx.seat), state.discs(1 - ctx.seat), state.wedge)
         missed_wedges = [w for w in true_wedges if w not in believed_wedges]
         unseen = {*(corners if not answers.get(1) else []), *missed_wedges}

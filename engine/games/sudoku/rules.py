@@ -436,7 +436,7 @@ class Sudoku(Game):
         Option("erase", bool, False, "Allow clearing a digit you placed (<cell> 0); the paper cannot"),
     )
     #: A blank offers at most 9 digits and a placed digit one erasure: never more than 81 x 9.
-    action_bound: ClassVar[int | None] = 81 * 9
+    action_bound: int | None = 81 * 9
     controls: ClassVar[str] = "Click a cell, then type its digit (or use the Fill panel beside the board)"
     #: Without erasing every move fills a blank, so a game lasts at most 81 moves.
     max_episode_steps: ClassVar[int | None] = 81

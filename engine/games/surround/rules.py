@@ -416,9 +416,9 @@ class Surround(Game):
         return SurroundState(
             rows=rows,
             cols=cols,
-            trails=trails,  # type: ignore[arg-type]
+            trails=trails,
             tick=tick,
             max_steps=max_steps,
-            crashed=crashed,  # type: ignore[arg-type]
+            crashed=crashed,
             crash_at=crash_at,  # type: ignore[arg-type]
         )

@@ -23,7 +23,6 @@ from engine.games.vgdl.sprites import (
     RES,
     REVERSE,
     SPD,
-    STARTED,
     C,
     R,
     T,
@@ -130,7 +129,9 @@ def _replace(w: World, old: list[Any], target: int, *, force: bool = False) -> l
     if w.game.types[target].oriented and w.game.types[old[T]].oriented:
         made[OR] = old[OR] or made[OR]
     made[LR], made[LC], made[LT] = old[LR], old[LC], old[LT]
-    made[MT], made[RES], made[STARTED], made[HP] = old[MT], old[RES], old[STARTED], old[HP]
+    # As in GVGAI the new sprite is new: it keeps the resources and health, not the clock of its
+    # moves, and waits its first tick before moving on its own.
+    made[RES], made[HP] = old[RES], old[HP]
     w.kill(old)
     return made
 

@@ -922,8 +922,9 @@ def compile_game(desc: GameDescription) -> CompiledGame:
             abstract = bool(children[i])
             chain = chains[i]
             written = params_at[i]
+            line = sdef.line
         else:  # GVGAI's implicit wall and avatar
-            sdef = None
+            line = 0
             cls_name, cls_line = ("Immovable", 0) if name == "wall" else ("MovingAvatar", 0)
             abstract, chain, written = False, [name], {}
         try:
@@ -933,7 +934,6 @@ def compile_game(desc: GameDescription) -> CompiledGame:
                 raise
             t = _sprite_type(index, name, chain, "", 0, {}, names, src, True, [])
             t = dataclasses.replace(t, problem=f"line {exc.line}: {exc.detail}")
-        line = sdef.line if sdef is not None else 0
         types.append(dataclasses.replace(t, line=line))
     subtypes_list: list[tuple[int, ...]] = []
     for name in names:

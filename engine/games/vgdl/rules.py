@@ -149,7 +149,8 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
 
 def initial_timers(game: CompiledGame) -> tuple[tuple[int, int], ...]:
     """The clock at the start: each ``TIME`` rule's first run, as (tick, index in ``game.timed``)."""
-    return tuple((t.first, i) for i, t in enumerate(game.timed) if t.native)
+    # GVGAI counts ticks from 0, PlayTrace from 1: ``nextExecution=N`` runs on PlayTrace's tick N + 1.
+    return tuple((t.first + 1 if t.first >= 0 else t.first, i) for i, t in enumerate(game.timed) if t.native)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -542,7 +543,7 @@ class VgdlGame(Game):
         super().__init__(**options)
         self.max_steps: int = self.options["max_steps"]
         if self.options["realtime"]:
-            self.tick_s = float(self.options["tick"])  # type: ignore[misc]  (an instance's own tick)
+            self.tick_s = float(self.options["tick"])  # type: ignore[misc]  # an instance's own tick
         self._compiled: CompiledGame | None = None
         self._level: LevelData | None = None
         self._problem: VgdlError | None = None
@@ -563,7 +564,7 @@ class VgdlGame(Game):
             else:
                 raise
         if self._compiled is not None:
-            self.actions = self._compiled.actions  # type: ignore[misc]  (this game's avatar's actions)
+            self.actions = self._compiled.actions  # type: ignore[misc]  # this game's avatar's actions
 
     def files(self) -> tuple[Path, Path]:
         """The game file and the level file these options name."""

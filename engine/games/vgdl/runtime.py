@@ -422,10 +422,11 @@ class World:
                     if s[OR] != 0 or kind != "ongoingturning":
                         s[OR] = d
             before = (s[R], s[C])
-            if s[OR]:
+            if s[OR] and s[STARTED]:  # GVGAI's first tick of a sprite moves nothing on its own
                 dr, dc = DIRS[s[OR]]
                 if speed > 0:
                     self._move(s, dr, dc, speed)
+            s[STARTED] = 1
             if kind == "ongoingturning" and (s[R], s[C]) != before and stype.params.get("spawnBehind"):
                 self.add(self.game.by_name[stype.params["spawnBehind"]], *before)
             if kind == "ongoingshoot" and not d and action == "ACTION_USE":
@@ -554,7 +555,9 @@ class World:
         if s[MEMO] == -1:
             s[MEMO] = self.tick_no
         roll = self.rng.random()
-        if (s[MEMO] + self.tick_no) % stype.cooldown == 0 and roll < float(params["prob"]):
+        # GVGAI counts ticks from 0 (``gameTick`` of the first tick), PlayTrace from 1: a spawner spawns
+        # when (its first tick + this tick) is a multiple of its cooldown, in GVGAI's numbers.
+        if (s[MEMO] + self.tick_no - 2) % stype.cooldown == 0 and roll < float(params["prob"]):
             facing = int(params["spawnorientation"]) or s[OR]
             for tindex in made_types:
                 made = self.add(tindex, s[R], s[C], facing or None, side=self._part_way(s))
@@ -911,7 +914,7 @@ class World:
     def _terminate(self) -> None:
         for term in self.game.terminations:
             if term.cls == "Timeout":
-                done = self.tick_no >= term.limit
+                done = self.tick_no - 1 >= term.limit  # GVGAI's gameTick, counted from 0
             elif term.cls == "SpriteCounter":
                 done = self.count(term.counted) <= term.limit
             elif term.cls == "SpriteCounterMore":
