@@ -148,8 +148,8 @@ class SudokuRenderer(Renderer):
         for index, value in enumerate(cells[:81]):
             if not value:
                 continue
-            ink = _CONFLICT if index in conflicts else _CLUE if givens[index] else _PLACED
-            draw_text_centered(painter, str(value), digits, square(index).center(), color(ink))
+            digit_ink = _CONFLICT if index in conflicts else _CLUE if givens[index] else _PLACED
+            draw_text_centered(painter, str(value), digits, square(index).center(), color(digit_ink))
         for index, digit in pencilled:
             draw_text_centered(painter, str(digit), digits, square(index).center(), color(_PENCIL, 200))
 
@@ -198,8 +198,10 @@ def _unique_items(items: Iterable[str]) -> list[tuple[int, int | None]]:
 def _played_state(seed: int, moves: int) -> Any:
     """A generated puzzle after the solver's first ``moves`` moves (the solution's digits)."""
     import engine
+    from engine.games.sudoku import SudokuState
 
     state = engine.make("sudoku").initial_state(seed=seed)
+    assert isinstance(state, SudokuState)
     for index in [i for i, v in enumerate(state.cells) if not v][:moves]:
         state = state.apply(f"{_ROWS[index // 9]}{index % 9 + 1} {state.solution[index]}")
     return state
