@@ -188,3 +188,17 @@ def test_commands_without_a_loop_stop_alike_on_both_signals(sig: int, code: int,
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert "Traceback" not in err and len([line for line in err.splitlines() if line.strip()]) == 1
+
+
+def test_two_evaluations_of_one_player_on_one_set_do_not_mix(
+    task_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sessions import FileLock
+
+    folder = _copy(task_set, tmp_path / "set")
+    (folder / "results").mkdir(exist_ok=True)
+    with FileLock(folder / "results" / ".sim.answers.jsonl.lock") as other:  # another eval is running
+        assert other.held
+        assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 1
+        assert "another playtrace is evaluating" in capsys.readouterr().err
+    assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 0

@@ -49,7 +49,16 @@ MODEL_COMMANDS: dict[str, Callable[[str, Path], list[str]]] = {
                                      "--matches", "1", "--timeout", "1", "--out", str(tmp / "t")],
     "sweep": lambda spec, tmp: ["sweep", str(_sweep_file(tmp, spec)), "--out", str(tmp / "sw")],
     "check-model": lambda spec, tmp: ["check-model", spec, "--timeout", "1"],
+    "tasks eval": lambda spec, tmp: ["tasks", "eval", str(_task_set(tmp)), "-p", spec, "--timeout", "1"],
 }
+
+
+def _task_set(tmp: Path) -> Path:
+    folder = tmp / "set"
+    if not folder.exists():
+        assert cli.main(["tasks", "generate", "tictactoe", "--task", "perceive", "--n", "2",
+                         "--size", "64x64", "--out", str(folder)]) == 0
+    return folder
 
 
 @pytest.mark.parametrize("status", STATUSES)
