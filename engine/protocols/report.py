@@ -525,10 +525,55 @@ def gvgai_report(protocol: Protocol, papers: Mapping[str, PaperTable], episodes:
     overall.notes.append(f"Normalised over {pop.get('episodes', '?')} episodes of this reproduction "
                          f"(players: {', '.join(pop.get('players', []))}).")
     tables = [win, overall]
+    grounding = _grounding(papers, episodes, games, players)
+    if grounding.rows:
+        tables.append(grounding)
     if "table4" in papers:
         t4 = papers["table4"]
         tables.append(Table("table4", t4.title, list(t4.columns), _paper_rows(t4, t4.columns), digits=3))
     return Report(protocol.id, protocol.title, player, tables)
+
+
+def _grounding(papers: Mapping[str, PaperTable], episodes: Sequence[Any], games: Sequence[str],
+               players: Sequence[str]) -> Table:
+    """Table 6: each grounding run's wins against the zero-shot run's, game by game, with Fisher's
+    exact test (two-sided p) over the episodes of each, as the paper tests its coordinate tagger."""
+    table = Table("table6", "Table 6: win rate (%) with grounding against zero-shot, Fisher's exact p",
+                  list(games), [], digits=3)
+    base = next((p for p in players if p.endswith(" · zero-shot")), None)
+    if base is None:
+        return table
+    model = base.rsplit(" · ", 1)[0]
+
+    def wins(player: str, game: str) -> tuple[int, int]:
+        eps = [e for e in episodes if e.player == player and e.game == game]
+        return sum(bool(e.won) for e in eps), len(eps)
+
+    for p in players:
+        if not p.startswith(model + " · ") or p == base:
+            continue
+        rates: dict[str, Cell] = {}
+        tests: dict[str, Cell] = {}
+        for g in games:
+            (wa, na), (wb, nb) = wins(p, g), wins(base, g)
+            if na and nb:
+                rates[g] = Cell(100 * wa / na, None, na)
+                tests[g] = Cell(stats.fisher_exact(wa, na, wb, nb), None, na + nb)
+        if rates:
+            table.rows.append(Row(f"{p}: win % (ours)", OURS, rates))
+            table.rows.append(Row(f"{p} against zero-shot: Fisher's p (ours)", OURS, tests))
+    base_rates = {g: Cell(100 * w / n, None, n) for g in games for w, n in [wins(base, g)] if n}
+    if base_rates:
+        table.rows.insert(0, Row(f"{base}: win % (ours)", OURS, base_rates))
+    paper = papers.get("table6")
+    if paper is not None:
+        for prow in paper.rows:
+            table.rows.append(Row(f"{prow.label}: win rate (paper)", PAPER,
+                                  {g: Cell(100 * c.mean, None, None) if c.mean is not None else _paper_cell(c)
+                                   for g, c in prow.cells.items() if g in games}))
+    table.notes.append("The paper finds no improvement significant (Fisher's exact test, 25 episodes "
+                       "a game).")
+    return table
 
 
 def finite(x: float | None) -> bool:

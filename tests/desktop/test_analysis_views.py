@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from desktop import cli, theme
+from desktop import theme
 from sessions import load_session
 from sessions.search import find_sessions
+from tests.commands import own_home, record
 
 
 def _grab(widget: QWidget, name: str) -> None:
@@ -32,59 +33,40 @@ def _grab(widget: QWidget, name: str) -> None:
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("views")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2", "--out", str(root / "a")])
-            == 0
+    with own_home(tmp_path_factory):
+        record("run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2", "--out", str(root / "a"))
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "2",
+            "--seed",
+            "0",
+            "--prompt-variant",
+            "naive",
+            "--out",
+            str(root / "b"),
         )
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "2",
-                    "--seed",
-                    "0",
-                    "--prompt-variant",
-                    "naive",
-                    "--out",
-                    str(root / "b"),
-                ]
-            )
-            == 0
-        )
-        assert (
-            cli.main(
-                ["run", "tictactoe", "-p", "random", "-p", "random", "-n", "1", "--out", str(root / "c")]
-            )
-            == 0
-        )
-        assert (
-            cli.main(
-                [
-                    "tournament",
-                    "tictactoe",
-                    "-p",
-                    "random",
-                    "-p",
-                    "minimax",
-                    "-p",
-                    "sim",
-                    "--matches",
-                    "4",
-                    "--sim-latency",
-                    "0",
-                    "--out",
-                    str(root / "rr"),
-                ]
-            )
-            == 0
+        record("run", "tictactoe", "-p", "random", "-p", "random", "-n", "1", "--out", str(root / "c"))
+        record(
+            "tournament",
+            "tictactoe",
+            "-p",
+            "random",
+            "-p",
+            "minimax",
+            "-p",
+            "sim",
+            "--matches",
+            "4",
+            "--sim-latency",
+            "0",
+            "--out",
+            str(root / "rr"),
         )
     yield root
 

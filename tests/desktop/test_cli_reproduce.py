@@ -179,6 +179,10 @@ def test_gvgai_llm_plays_the_core_games_from_the_input_folder(
     assert any(r["label"] == "GPT-o3-mini (paper)" for r in wins)
     overall = _rows(report, "overall")
     assert all(r["cells"]["score"]["mean"] is not None for r in overall)
+    grounding = {r["label"]: r for r in _rows(report, "table6")}
+    p = grounding["sim · tagger against zero-shot: Fisher's p (ours)"]["cells"]["aliens"]["mean"]
+    assert 0 <= p <= 1
+    assert "GPT-4o-mini, with tagger: win rate (paper)" in grounding
 
 
 def test_report_of_a_folder_that_is_not_a_reproduction(tmp_path: Path,

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions import load_session
 from sessions.search import find_sessions
+from tests.commands import own_home, record, run_cli
 
 CHROMIUM = next(
     (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None
@@ -23,37 +23,25 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("html")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "1",
-                    "--sim-error-rate",
-                    "0.5",
-                    "--seed",
-                    "4",
-                    "--out",
-                    str(root),
-                ]
-            )
-            == 0
+    with own_home(tmp_path_factory):
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "1",
+            "--sim-error-rate",
+            "0.5",
+            "--seed",
+            "4",
+            "--out",
+            str(root),
         )
     yield next(iter(find_sessions(root)))
 
@@ -96,7 +84,7 @@ def test_the_page_is_self_contained(
     session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "share.html"
-    code, stdout, err = _cli(capsys, "export", str(session), str(out))
+    code, stdout, err = run_cli(capsys, "export", str(session), str(out))
     assert code == 0, err
     assert stdout.strip() == str(out)
     page = out.read_text(encoding="utf-8")
@@ -125,7 +113,7 @@ def test_chromium_opens_the_page_offline_and_jumps_to_a_step(
     session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "share.html"
-    assert _cli(capsys, "export", str(session), str(out))[0] == 0
+    assert run_cli(capsys, "export", str(session), str(out))[0] == 0
     data = _payload(out.read_text(encoding="utf-8"))
     steps = data["steps"]
     assert isinstance(steps, list)
@@ -144,7 +132,7 @@ def test_chromium_opens_the_page_offline_and_jumps_to_a_step(
 
 def test_a_page_never_goes_into_a_session(session: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = sorted(p.name for p in session.iterdir())
-    code, out, err = _cli(capsys, "export", str(session), str(session / "page.html"))
+    code, out, err = run_cli(capsys, "export", str(session), str(session / "page.html"))
     assert code == 2 and "only PlayTrace's session writer" in err and out == ""
     assert sorted(p.name for p in session.iterdir()) == before
 
