@@ -111,7 +111,7 @@ def test_probe_dialog_asks_every_player(window: Any, run: Callable[..., Any], re
     players = [dialog.table.item(r, 0).text() for r in range(4)]
     assert sorted(players) == sorted(["sim", "sim[memory=0,reflection=false]", "minimax", "random"])
     assert all(dialog.table.item(r, 2).text() in ("yes", "no") for r in range(4))
-    assert "saved in" in dialog.status.text()
+    assert "saved in probes/" in dialog.status.text() and Path(dialog.status.toolTip()).is_dir()
     _grab(dialog, "probe")
     dialog.close()
 
@@ -148,6 +148,8 @@ def test_ratings_window_ranks_the_pool(
     names = [view.ratings.item(r, 1).text() for r in range(view.ratings.rowCount())]
     assert {"minimax ⚓", "random ⚓", "sim"} <= set(names)
     assert names.index("minimax ⚓") < names.index("random ⚓")
+    # Matchmaking: the model is offered first, with the opponent whose result is least certain.
+    assert view.newcomer.currentText() == "sim" and "predicted win chance" in view.suggestion.text()
     assert view.overall.rowCount() == 3 and view.per_game.rowCount() == 3
     _grab(view, "ratings")
     view.tabs.setCurrentIndex(1)

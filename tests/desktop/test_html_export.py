@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,14 +11,8 @@ import pytest
 
 from sessions import load_session
 from sessions.search import find_sessions
+from tests.browser import dump_dom, needs_chromium
 from tests.commands import own_home, record, run_cli
-
-CHROMIUM = next(
-    (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None
-)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium (scripts/install.sh --test installs it)"
-)
 
 
 @pytest.fixture(scope="module")
@@ -52,32 +44,6 @@ def _payload(page: str) -> dict[str, object]:
     data = json.loads(m.group(1))
     assert isinstance(data, dict)
     return data
-
-
-def _dom(url: str, tmp_path: Path) -> str:
-    assert CHROMIUM is not None
-    proc = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            # Any request the page made would go to a closed local port and fail.
-            "--proxy-server=http://127.0.0.1:9",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
 
 
 def test_the_page_is_self_contained(
@@ -119,7 +85,7 @@ def test_chromium_opens_the_page_offline_and_jumps_to_a_step(
     assert isinstance(steps, list)
     n = len(steps) - 1
     for k in (1, 3, n + 1):
-        dom = _dom(f"{out.as_uri()}#step={k}", tmp_path)
+        dom = dump_dom(f"{out.as_uri()}#step={k}", tmp_path / "profile")
         assert 'data-ready="true"' in dom
         label = f"Step {k} / {n}" if k <= n else f"Final position · {n} steps"
         assert f'<strong id="position">{label}</strong>' in dom
