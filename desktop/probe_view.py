@@ -134,7 +134,9 @@ class ProbeDialog(QDialog):
         async def go() -> None:
             try:
                 await probe(self.targets, players, out, render_for=render_for, on_result=self._add)
-                self.status.setText(f"{len(self.results)} answers · saved in {out}")
+                self.status.setText(f"{len(self.results)} answers · saved in probes/{out.name} of "
+                                    "PlayTrace's user data")
+                self.status.setToolTip(str(out))
             except Exception as exc:  # shown in the dialog; the app goes on
                 self.status.setText(f"The probe stopped: {exc}")
             finally:

@@ -135,6 +135,15 @@ class RatingsWindow(QWidget):
         board.addWidget(self.per_game)
         board.setSizes([330, 400])
         self.tabs.addTab(board, "Leaderboard")
+        place = QHBoxLayout()
+        place.addWidget(QLabel("Next opponent for:"))
+        self.newcomer = QComboBox()
+        self.newcomer.setMinimumWidth(200)
+        self.newcomer.currentTextChanged.connect(lambda _: self._suggest())
+        place.addWidget(self.newcomer)
+        self.suggestion = QLabel()
+        place.addWidget(self.suggestion, 1)
+        layout.addLayout(place)
         self.status = QLabel()
         layout.addWidget(self.status)
         self.load(self.root)
@@ -182,12 +191,38 @@ class RatingsWindow(QWidget):
         self.task = asyncio.ensure_future(go())
         return self.task
 
+    def _matches(self) -> list[Any]:
+        game = self.game.currentText()
+        return [m for m in self.matches if game in (ALL_GAMES, "") or m.game == game]
+
+    def _suggest(self) -> None:
+        """Matchmaking: the opponent whose result against the chosen player is least certain."""
+        from sessions.ratings import suggest_opponent
+
+        player = self.newcomer.currentText()
+        matches = self._matches()
+        pool = sorted({p for m in matches for p in m.players} - {player})
+        if not player or not pool:
+            self.suggestion.setText("")
+            return
+        opponent, chance = suggest_opponent(player, matches, pool)
+        self.suggestion.setText(f"<b>{opponent}</b>: predicted win chance {chance:.0%}, the least certain "
+                                "result, so the match that teaches the ratings most")
+
     def _show_ratings(self) -> None:
         from sessions.ratings import rate
 
-        game = self.game.currentText()
-        matches = [m for m in self.matches if game in (ALL_GAMES, "") or m.game == game]
+        matches = self._matches()
         standings = rate(matches) if matches else []
+        chosen = self.newcomer.currentText()
+        self.newcomer.blockSignals(True)
+        self.newcomer.clear()
+        self.newcomer.addItems([s.player for s in standings if not s.anchor] + [s.player for s in standings
+                                                                                if s.anchor])
+        if chosen:
+            self.newcomer.setCurrentText(chosen)
+        self.newcomer.blockSignals(False)
+        self._suggest()
         _fill(
             self.ratings,
             [

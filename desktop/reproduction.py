@@ -300,7 +300,8 @@ def csv_text(table: Table) -> str:
 
 
 def write_files(report: Report, out: Path) -> list[Path]:
-    """Write ``report.md``, one CSV and one LaTeX file per table, and the figures (PNG and SVG)."""
+    """Write ``report.md``, ``report.html`` (one self-contained page), one CSV and one LaTeX file per
+    table, and the figures (PNG and SVG)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     path = out / "report.md"
@@ -313,8 +314,55 @@ def write_files(report: Report, out: Path) -> list[Path]:
             p = out / f"{table.id}{suffix}"
             p.write_text(text, encoding="utf-8")
             written.append(p)
-    written += plots(report, out)
+    figures = plots(report, out)
+    written += figures
+    page = out / "report.html"
+    page.write_text(html_page(report, [f for f in figures if f.suffix == ".svg"]), encoding="utf-8")
+    written.append(page)
     return written
+
+
+def html_page(report: Report, figures: Sequence[Path] = ()) -> str:
+    """The report as one self-contained page: every table (the paper's rows in grey italics), the checks
+    of our baseline rows, the notes, and the figures embedded as ``data:`` SVGs. Nothing is fetched (a
+    Content-Security-Policy of ``default-src 'none'``)."""
+    import base64
+    import html
+
+    def esc(text: str) -> str:
+        return html.escape(str(text))
+
+    parts = [f"<h1>{esc(report.title)}: reproduction report</h1>"]
+    if report.player:
+        parts.append(f"<p>Model under test: <code>{esc(report.player)}</code>.</p>")
+    for table in report.tables:
+        head = "".join(f"<th>{esc(c)}</th>" for c in ["row", *table.columns])
+        body = []
+        for row, cells in zip(table.rows, _cells(table), strict=True):
+            cls = "" if row.source == OURS else ' class="paper"'
+            tds = "".join(f"<td>{esc(c)}</td>" for c in cells)
+            body.append(f"<tr{cls}>{tds}</tr>")
+        parts.append(f"<h2>{esc(table.title)}</h2><table><thead><tr>{head}</tr></thead>"
+                     f"<tbody>{''.join(body)}</tbody></table>")
+        checks = _checks(table)
+        if checks:
+            parts.append("<ul>" + "".join(f"<li>{esc(c)}</li>" for c in checks) + "</ul>")
+        parts += [f"<p class=\"note\">{esc(n)}</p>" for n in table.notes]
+    parts += [f"<p class=\"note\">{esc(n)}</p>" for n in report.notes]
+    for figure in figures:
+        data = base64.b64encode(figure.read_bytes()).decode("ascii")
+        parts.append(f'<figure><img alt="{esc(figure.stem)}" src="data:image/svg+xml;base64,{data}">'
+                     f"<figcaption>{esc(figure.stem)}</figcaption></figure>")
+    csp = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    style = ("body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#111827;max-width:1200px}"
+             "table{border-collapse:collapse;margin:6px 0 10px}th,td{border-bottom:1px solid #e5e7eb;"
+             "padding:3px 9px;text-align:right}th:first-child,td:first-child{text-align:left}"
+             "th{background:#f3f4f6}tr.paper td{color:#6b7280;font-style:italic}.note{color:#4b5563}"
+             "figure{margin:18px 0}figure img{max-width:100%}")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+            f"<title>{esc(report.title)}</title><style>{style}</style></head><body>"
+            + "".join(parts) + "</body></html>\n")
 
 
 # -- figures --------------------------------------------------------------------------------------------

@@ -161,12 +161,13 @@ class State(abc.ABC):
 
     # -- chance ---------------------------------------------------------------------------------
 
-    def outcomes(self, action: Action | Mapping[Seat, Action]) -> list[tuple[float, State]]:
+    def outcomes(self, action: Action | Mapping[Seat, Action]) -> Sequence[tuple[float, State]]:
         """Every state ``action`` can lead to, with its probability (they sum to 1).
 
         Deterministic games have one outcome, the default. Games with chance (a tile spawn, a card
-        dealt) list each possible result, so search bots can average over them without knowing the
-        game's internals; :meth:`apply` picks one of them from the seed the state carries.
+        dealt) list each possible result (a list, or a lazy sequence when there are very many), so
+        search bots can average over them without knowing the game's internals; :meth:`apply` picks
+        one of them from the seed the state carries.
         """
         return [(1.0, self.apply(action))]
 

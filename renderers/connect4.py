@@ -294,15 +294,14 @@ class ConnectFourRenderer(Renderer):
 def _played_state(columns: Sequence[int]) -> Any:
     """A real game after dropping discs into ``columns`` from the start."""
     import engine
-    from engine.games.connect4 import ConnectFourState
 
     state = engine.make("connect4").initial_state(seed=0)
     for col in columns:
-        assert isinstance(state, ConnectFourState)
-        cell = state.playable_cell(col)
-        if cell is None:
+        # The legal moves are the playable holes "(r,c)", one per column that is not full.
+        cells = [a for a in state.legal_actions() if (parse_cell(a) or (-1, -1))[1] == col]
+        if not cells:
             raise SystemExit(f"column {col} is full or out of the board")
-        state = state.apply(cell)
+        state = state.apply(cells[0])
     return state
 
 

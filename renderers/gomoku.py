@@ -114,11 +114,11 @@ class GomokuRenderer(Renderer):
 
         line = _winning_line(state)
         if line:
-            first, last = line[0], line[-1]
+            first, final = line[0], line[-1]
             pen = QPen(color(_WIN_LINE, 210), max(2.0, cell * 0.14))
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(pen)
-            painter.drawLine(center(*divmod(first, _SIZE)), center(*divmod(last, _SIZE)))
+            painter.drawLine(center(*divmod(first, _SIZE)), center(*divmod(final, _SIZE)))
 
         # Highlights go over the stones, so a marked point shows whether it is empty or not.
         for r, c in unique_items(highlight, parse_point):

@@ -136,8 +136,8 @@ class MinesweeperRenderer(Renderer):
         always drawn, so ``grid_labels`` changes nothing)."""
         rows, cols = int(state.rows), int(state.cols)
         shown: Sequence[int] = state.shown
-        mines = getattr(state, "mines", None)
-        flags = getattr(state, "flags", frozenset())
+        mines: frozenset[int] | None = getattr(state, "mines", None)
+        flags: frozenset[int] = getattr(state, "flags", frozenset())
         lost, won = bool(getattr(state, "lost", False)), bool(getattr(state, "won", False))
         lay = _layout(rows, cols, rect)
         cell = lay.cell
@@ -157,7 +157,7 @@ class MinesweeperRenderer(Renderer):
             box = QRectF(
                 lay.grid.left() + (index % cols) * cell, lay.grid.top() + (index // cols) * cell, cell, cell
             )
-            flat_mine = show_layout and index in mines and index not in flags
+            flat_mine = show_layout and mines is not None and index in mines and index not in flags
             (raised if value == -1 and not flat_mine else opened).append(box)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color(_OPEN))
@@ -238,7 +238,9 @@ class MinesweeperRenderer(Renderer):
         painter.setBrush(color(_RAISED))
         painter.drawRects([b.adjusted(width, width, -width, -width) for b in boxes])
 
-    def _header(self, painter: QPainter, state: Any, lay: _Layout, flags: Any, lost: bool, won: bool) -> None:
+    def _header(
+        self, painter: QPainter, state: Any, lay: _Layout, flags: frozenset[int], lost: bool, won: bool
+    ) -> None:
         cell = lay.cell
         header = lay.header
         self._bevel(painter, header, cell * 0.08, _WINDOW, raised=False)

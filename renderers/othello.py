@@ -180,8 +180,8 @@ class OthelloRenderer(Renderer):
             center = square(*last).center()
             painter.setPen(QPen(color("#FFFFFF", 200), max(1.0, cell * 0.02)))
             painter.setBrush(color(_LAST_MOVE))
-            r = cell * 0.085
-            painter.drawEllipse(center, r, r)
+            dot = cell * 0.085
+            painter.drawEllipse(center, dot, dot)
 
         labels = font(band * self.label_size, bold=True)
         ink = color(self.label_ink or THEME.ink_muted)

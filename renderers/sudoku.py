@@ -148,8 +148,8 @@ class SudokuRenderer(Renderer):
         for index, value in enumerate(cells[:81]):
             if not value:
                 continue
-            ink = _CONFLICT if index in conflicts else _CLUE if givens[index] else _PLACED
-            draw_text_centered(painter, str(value), digits, square(index).center(), color(ink))
+            digit_ink = _CONFLICT if index in conflicts else _CLUE if givens[index] else _PLACED
+            draw_text_centered(painter, str(value), digits, square(index).center(), color(digit_ink))
         for index, digit in pencilled:
             draw_text_centered(painter, str(digit), digits, square(index).center(), color(_PENCIL, 200))
 
@@ -199,7 +199,8 @@ def _played_state(seed: int, moves: int) -> Any:
     """A generated puzzle after the solver's first ``moves`` moves (the solution's digits)."""
     import engine
 
-    state = engine.make("sudoku").initial_state(seed=seed)
+    # A renderer reaches its game only through the registry (the import contract).
+    state: Any = engine.make("sudoku").initial_state(seed=seed)
     for index in [i for i, v in enumerate(state.cells) if not v][:moves]:
         state = state.apply(f"{_ROWS[index // 9]}{index % 9 + 1} {state.solution[index]}")
     return state

@@ -120,9 +120,9 @@ class TicTacToeRenderer(Renderer):
             winner = cells[line[0]]
             band_color = THEME.player_colors[_MARKS.index(winner)] if winner in _MARKS else THEME.ink
             # A soft band under the three marks ties them together without hiding any stroke.
-            band = QPen(color(band_color, 40), cell * 0.62)
-            band.setCapStyle(Qt.PenCapStyle.RoundCap)
-            painter.setPen(band)
+            band_pen = QPen(color(band_color, 40), cell * 0.62)
+            band_pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(band_pen)
             painter.drawLine(QLineF(first, last_cell))
 
         for index, mark in enumerate(cells[:9]):

@@ -19,13 +19,13 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from sessions import schema
-from sessions._eventlog import read_event_log
-from sessions._files import read_manifest
+from sessions._eventlog import MAX_LINE_BYTES, _parse, normalize
+from sessions._files import open_regular, read_manifest
 from sessions.errors import SessionError
 from sessions.paths import user_data_dir
 
@@ -197,9 +197,8 @@ def decision_rows(
         manifest = {}
     if not isinstance(manifest, dict):
         manifest = {}
-    log = read_event_log(folder / schema.EVENTS_FILE)
+    events = _stream_events(folder / schema.EVENTS_FILE)
     try:
-        events: Iterable[dict[str, Any]] = log
         session_id = str(manifest.get("id") or folder.name)
         game = manifest.get("game")
         players_meta: dict[int, dict[str, Any]] = {}
@@ -330,7 +329,28 @@ def decision_rows(
         }
         return session_row, steps, questions
     finally:
-        log.close()
+        events.close()
+
+
+def _stream_events(path: Path) -> Generator[dict[str, Any], None, None]:
+    """The events of ``path`` in one streamed pass, for indexing: the session reader's checks (a
+    regular file, capped lines, older lines upgraded) without keeping an index of the log, since the
+    search index reads each line once. Unreadable lines are skipped, as the reader skips them."""
+    fd, _ = open_regular(path)
+    with os.fdopen(fd, "rb") as fh:
+        while True:
+            raw = fh.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                fh.readline()  # the rest of an over-long line
+                continue
+            try:
+                event, _ = normalize(_parse(raw.decode("utf-8").strip()))
+            except (UnicodeDecodeError, ValueError):
+                continue
+            if event is not None:
+                yield event
 
 
 def _create(db: sqlite3.Connection) -> None:

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from desktop import cli, theme
+from desktop import theme
 from sessions import load_session
 from sessions.search import find_sessions
+from tests.commands import own_home, record
 
 
 def _grab(widget: QWidget, name: str) -> None:
@@ -32,59 +33,40 @@ def _grab(widget: QWidget, name: str) -> None:
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("views")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2", "--out", str(root / "a")])
-            == 0
+    with own_home(tmp_path_factory):
+        record("run", "tictactoe", "-p", "sim", "-p", "random", "-n", "2", "--out", str(root / "a"))
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "2",
+            "--seed",
+            "0",
+            "--prompt-variant",
+            "naive",
+            "--out",
+            str(root / "b"),
         )
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "2",
-                    "--seed",
-                    "0",
-                    "--prompt-variant",
-                    "naive",
-                    "--out",
-                    str(root / "b"),
-                ]
-            )
-            == 0
-        )
-        assert (
-            cli.main(
-                ["run", "tictactoe", "-p", "random", "-p", "random", "-n", "1", "--out", str(root / "c")]
-            )
-            == 0
-        )
-        assert (
-            cli.main(
-                [
-                    "tournament",
-                    "tictactoe",
-                    "-p",
-                    "random",
-                    "-p",
-                    "minimax",
-                    "-p",
-                    "sim",
-                    "--matches",
-                    "4",
-                    "--sim-latency",
-                    "0",
-                    "--out",
-                    str(root / "rr"),
-                ]
-            )
-            == 0
+        record("run", "tictactoe", "-p", "random", "-p", "random", "-n", "1", "--out", str(root / "c"))
+        record(
+            "tournament",
+            "tictactoe",
+            "-p",
+            "random",
+            "-p",
+            "minimax",
+            "-p",
+            "sim",
+            "--matches",
+            "4",
+            "--sim-latency",
+            "0",
+            "--out",
+            str(root / "rr"),
         )
     yield root
 
@@ -129,7 +111,7 @@ def test_probe_dialog_asks_every_player(window: Any, run: Callable[..., Any], re
     players = [dialog.table.item(r, 0).text() for r in range(4)]
     assert sorted(players) == sorted(["sim", "sim[memory=0,reflection=false]", "minimax", "random"])
     assert all(dialog.table.item(r, 2).text() in ("yes", "no") for r in range(4))
-    assert "saved in" in dialog.status.text()
+    assert "saved in probes/" in dialog.status.text() and Path(dialog.status.toolTip()).is_dir()
     _grab(dialog, "probe")
     dialog.close()
 
@@ -166,6 +148,8 @@ def test_ratings_window_ranks_the_pool(
     names = [view.ratings.item(r, 1).text() for r in range(view.ratings.rowCount())]
     assert {"minimax ⚓", "random ⚓", "sim"} <= set(names)
     assert names.index("minimax ⚓") < names.index("random ⚓")
+    # Matchmaking: the model is offered first, with the opponent whose result is least certain.
+    assert view.newcomer.currentText() == "sim" and "predicted win chance" in view.suggestion.text()
     assert view.overall.rowCount() == 3 and view.per_game.rowCount() == 3
     _grab(view, "ratings")
     view.tabs.setCurrentIndex(1)

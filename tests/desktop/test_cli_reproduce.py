@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from desktop.cli import main
+from tests.browser import CHROMIUM, dump_dom
 
 ROOT = Path(__file__).resolve().parents[2]
 GVGAI = ROOT / ".." / "shared" / "gvgai"
@@ -71,6 +72,13 @@ def test_lmgame_bench_plays_resumes_and_reports_beside_the_paper(
     assert {"report.md", "scores.csv", "scores.tex", "ablation.png", "ablation.svg",
             "distributions.png"} <= files
     assert "Random (paper)" in (out / "report" / "report.md").read_text(encoding="utf-8")
+    page = (out / "report" / "report.html").read_text(encoding="utf-8")
+    assert "default-src 'none'" in page and "Random (paper)" in page
+    assert 'src="data:image/svg+xml;base64,' in page
+    assert "http://" not in page.replace("http://www.w3.org", "")  # nothing to fetch
+    if CHROMIUM is not None:  # the page opens offline in a real browser, tables and figures shown
+        dom = dump_dom((out / "report" / "report.html").as_uri(), tmp_path / "profile")
+        assert "reproduction report</h1>" in dom and dom.count("<table>") == page.count("<table>")
     # docs/reproduction.md is generated from such folders.
     spec = importlib.util.spec_from_file_location("make_reproduction_doc", ROOT / "scripts" /
                                                   "make_reproduction_doc.py")

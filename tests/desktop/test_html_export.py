@@ -4,56 +4,36 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions import load_session
 from sessions.search import find_sessions
-
-CHROMIUM = next(
-    (p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None
-)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium (scripts/install.sh --test installs it)"
-)
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.browser import dump_dom, needs_chromium
+from tests.commands import own_home, record, run_cli
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("html")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "1",
-                    "--sim-error-rate",
-                    "0.5",
-                    "--seed",
-                    "4",
-                    "--out",
-                    str(root),
-                ]
-            )
-            == 0
+    with own_home(tmp_path_factory):
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "1",
+            "--sim-error-rate",
+            "0.5",
+            "--seed",
+            "4",
+            "--out",
+            str(root),
         )
     yield next(iter(find_sessions(root)))
 
@@ -66,37 +46,11 @@ def _payload(page: str) -> dict[str, object]:
     return data
 
 
-def _dom(url: str, tmp_path: Path) -> str:
-    assert CHROMIUM is not None
-    proc = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            # Any request the page made would go to a closed local port and fail.
-            "--proxy-server=http://127.0.0.1:9",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
-
-
 def test_the_page_is_self_contained(
     session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "share.html"
-    code, stdout, err = _cli(capsys, "export", str(session), str(out))
+    code, stdout, err = run_cli(capsys, "export", str(session), str(out))
     assert code == 0, err
     assert stdout.strip() == str(out)
     page = out.read_text(encoding="utf-8")
@@ -125,13 +79,13 @@ def test_chromium_opens_the_page_offline_and_jumps_to_a_step(
     session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "share.html"
-    assert _cli(capsys, "export", str(session), str(out))[0] == 0
+    assert run_cli(capsys, "export", str(session), str(out))[0] == 0
     data = _payload(out.read_text(encoding="utf-8"))
     steps = data["steps"]
     assert isinstance(steps, list)
     n = len(steps) - 1
     for k in (1, 3, n + 1):
-        dom = _dom(f"{out.as_uri()}#step={k}", tmp_path)
+        dom = dump_dom(f"{out.as_uri()}#step={k}", tmp_path / "profile")
         assert 'data-ready="true"' in dom
         label = f"Step {k} / {n}" if k <= n else f"Final position · {n} steps"
         assert f'<strong id="position">{label}</strong>' in dom
@@ -144,7 +98,7 @@ def test_chromium_opens_the_page_offline_and_jumps_to_a_step(
 
 def test_a_page_never_goes_into_a_session(session: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = sorted(p.name for p in session.iterdir())
-    code, out, err = _cli(capsys, "export", str(session), str(session / "page.html"))
+    code, out, err = run_cli(capsys, "export", str(session), str(session / "page.html"))
     assert code == 2 and "only PlayTrace's session writer" in err and out == ""
     assert sorted(p.name for p in session.iterdir()) == before
 

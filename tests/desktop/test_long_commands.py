@@ -202,3 +202,22 @@ def test_two_evaluations_of_one_player_on_one_set_do_not_mix(
         assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 1
         assert "another playtrace is evaluating" in capsys.readouterr().err
     assert cli.main(["tasks", "eval", str(folder), "-p", "sim"]) == 0
+
+
+def test_study_simulate_stops_on_sigterm_with_a_summary(tmp_path: Path, loopback: LoopbackServer) -> None:
+    study = tmp_path / "study.toml"
+    assert cli.main(["study", "init", str(study)]) == 0
+    loopback.default = Slow(delay_s=60)  # the simulated participant's model never answers
+    spec = f"local:loop-model@{loopback.openai_base_url}"
+    out = tmp_path / "results"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "desktop.cli", "study", "simulate", str(study), "--participants", "2",
+         "--player", spec, "--out", str(out)],
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    _wait_for(lambda: len(loopback.posts()) >= 1)
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert "stopped:" in stdout and "Traceback" not in err
+    assert (out / "participants" / "P001.json").exists()  # the participant resumes next time

@@ -9,51 +9,36 @@ from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions import load_session
 from sessions.compare import align, paired_stats, prompt_diff
 from sessions.search import find_sessions
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.commands import own_home, record, run_cli
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("compare")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
+    with own_home(tmp_path_factory):
         for name, player, extra in (
             ("sim", "sim", []),
             ("random", "random", []),
             ("simerr", "sim", ["--sim-error-rate", "0.6", "--retries", "0"]),
         ):
-            assert (
-                cli.main(
-                    [
-                        "run",
-                        "2048",
-                        "-p",
-                        player,
-                        "-n",
-                        "6",
-                        "--max-steps",
-                        "40",
-                        "--no-reflection",
-                        *extra,
-                        "--out",
-                        str(root / name),
-                    ]
-                )
-                == 0
+            record(
+                "run",
+                "2048",
+                "-p",
+                player,
+                "-n",
+                "6",
+                "--max-steps",
+                "40",
+                "--no-reflection",
+                *extra,
+                "--out",
+                str(root / name),
             )
-        assert (
-            cli.main(["run", "tictactoe", "-p", "sim", "-p", "random", "-n", "1", "--out", str(root / "ttt")])
-            == 0
-        )
+        record("run", "tictactoe", "-p", "sim", "-p", "random", "-n", "1", "--out", str(root / "ttt"))
     yield root
 
 
@@ -92,11 +77,11 @@ def test_sessions_align_and_the_first_divergence_is_marked(
         or diverging[0].action != diverging[1].action
         or diverging[0].board != diverging[1].board
     )
-    code, out, err = _cli(capsys, "compare", str(a), str(b), "--json")
+    code, out, err = run_cli(capsys, "compare", str(a), str(b), "--json")
     assert code == 0, err
     report = json.loads(out)
     assert report["first_divergence"] == k + 1 and len(report["steps"]) == len(alignment.rows)
-    code, out, _ = _cli(capsys, "compare", str(a), str(b))
+    code, out, _ = run_cli(capsys, "compare", str(a), str(b))
     assert code == 0 and f"first divergence: step {k + 1}" in out and f"▶{k + 1}" in out
 
 
@@ -107,13 +92,13 @@ def test_prompt_diff_shows_only_what_differs() -> None:
 
 
 def test_folders_are_compared_over_matched_seeds(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _cli(capsys, "compare", str(runs / "random"), str(runs / "sim"), "--json")
+    code, out, err = run_cli(capsys, "compare", str(runs / "random"), str(runs / "sim"), "--json")
     assert code == 0, err
     report = json.loads(out)
     assert report["pairs"] == 6 and report["seat"] == 0
     (score,) = [r for r in report["results"] if r["what"].startswith("score")]
     assert score["n"] == 6 and score["t_p"] is not None and score["wilcoxon_p"] is not None
-    code, out, _ = _cli(capsys, "compare", str(runs / "random"), str(runs / "sim"))
+    code, out, _ = run_cli(capsys, "compare", str(runs / "random"), str(runs / "sim"))
     assert code == 0 and "6 matched seeds" in out and "score of seat 0" in out
 
 
@@ -125,5 +110,5 @@ def test_bad_input_is_one_line_and_exit_2(runs: Path, case: str, capsys: pytest.
         "one": [str(_first(runs / "sim"))],
         "missing": [str(runs / "nothing"), str(runs / "sim")],
     }[case]
-    code, out, err = _cli(capsys, "compare", *args)
+    code, out, err = run_cli(capsys, "compare", *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("playtrace: ")

@@ -8,8 +8,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from desktop import cli
 from sessions import load_session
+from tests.commands import run_cli
 
 TWO_GAMES = """[Event "Casual"]
 [White "Alice"]
@@ -27,18 +27,12 @@ TWO_GAMES = """[Event "Casual"]
 """
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_every_game_becomes_a_session_that_replays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pgn = tmp_path / "games.pgn"
     pgn.write_text(TWO_GAMES, encoding="utf-8")
-    code, out, err = _cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
+    code, out, err = run_cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
     assert code == 0, err
     folders = [Path(line) for line in out.splitlines()]
     assert len(folders) == 2
@@ -59,7 +53,7 @@ def test_every_game_becomes_a_session_that_replays(
 
 
 def test_export_then_import_gives_the_same_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(
+    code, _, err = run_cli(
         capsys,
         "run",
         "chess",
@@ -75,8 +69,8 @@ def test_export_then_import_gives_the_same_moves(tmp_path: Path, capsys: pytest.
     assert code == 0, err
     (original,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
     pgn = tmp_path / "game.pgn"
-    assert _cli(capsys, "export", str(original), str(pgn))[0] == 0
-    code, out, err = _cli(capsys, "import", str(pgn), "--out", str(tmp_path / "back"))
+    assert run_cli(capsys, "export", str(original), str(pgn))[0] == 0
+    code, out, err = run_cli(capsys, "import", str(pgn), "--out", str(tmp_path / "back"))
     assert code == 0, err
     again = load_session(Path(out.strip()))
     moves = [e["data"]["action"] for e in load_session(original).events if e["type"] == "decision"]
@@ -96,7 +90,7 @@ def test_a_bad_file_is_one_line_and_exit_1(
         pgn.write_bytes(b"\x00\xff" * 200)
     elif case == "fifo":
         os.mkfifo(pgn)
-    code, out, err = _cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
+    code, out, err = run_cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
     assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("playtrace: "), err
     assert not any((tmp_path / "sessions").glob("*/manifest.json"))
     if case == "illegal":
@@ -109,6 +103,6 @@ def test_nothing_is_half_imported(tmp_path: Path, capsys: pytest.CaptureFixture[
     pgn.write_text(
         TWO_GAMES + '\n[Event "bad"]\n\n1. e4 Ke7 2. Qh5 Qe8 3. Qxf7 Kxf7 4. Ke3 *\n', encoding="utf-8"
     )
-    code, _, err = _cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
+    code, _, err = run_cli(capsys, "import", str(pgn), "--out", str(tmp_path / "sessions"))
     assert code == 1 and "game 3" in err
     assert not (tmp_path / "sessions").exists() or not any((tmp_path / "sessions").iterdir())

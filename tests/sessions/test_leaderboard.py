@@ -11,29 +11,34 @@ from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions.leaderboard import build
 from sessions.search import SearchIndex, find_sessions
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.commands import own_home, record, run_cli
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("board")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
+    with own_home(tmp_path_factory):
         for player in ("random", "sim"):
             out = str(root / "g2048" / player)
-            code = cli.main(["run", "2048", "-p", player, "-n", "3", "--max-steps", "40", "--out", out])
-            assert code == 0
-        code = cli.main(["tournament", "tictactoe", "-p", "random", "-p", "minimax", "-p", "sim",
-                         "--matches", "4", "--sim-latency", "0", "--out", str(root / "ttt")])
-        assert code == 0
+            record("run", "2048", "-p", player, "-n", "3", "--max-steps", "40", "--out", out)
+        record(
+            "tournament",
+            "tictactoe",
+            "-p",
+            "random",
+            "-p",
+            "minimax",
+            "-p",
+            "sim",
+            "--matches",
+            "4",
+            "--sim-latency",
+            "0",
+            "--out",
+            str(root / "ttt"),
+        )
     yield root
 
 
@@ -63,7 +68,7 @@ def test_figures_agree_with_the_sessions(runs: Path) -> None:
 @pytest.mark.parametrize("fmt", ["md", "csv", "json", "html"])
 def test_every_format(runs: Path, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / f"board.{fmt}"
-    code, stdout, err = _cli(capsys, "leaderboard", str(runs), "--format", fmt, "--out", str(out))
+    code, stdout, err = run_cli(capsys, "leaderboard", str(runs), "--format", fmt, "--out", str(out))
     assert code == 0, err
     text = out.read_text(encoding="utf-8")
     if fmt == "csv":
@@ -82,7 +87,7 @@ def test_every_format(runs: Path, fmt: str, tmp_path: Path, capsys: pytest.Captu
 
 
 def test_bad_input(tmp_path: Path, runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(capsys, "leaderboard", str(tmp_path / "none"))
+    code, _, err = run_cli(capsys, "leaderboard", str(tmp_path / "none"))
     assert code == 2 and err.count("\n") == 1
-    code, _, err = _cli(capsys, "leaderboard", str(runs), "--game", "chess")
+    code, _, err = run_cli(capsys, "leaderboard", str(runs), "--game", "chess")
     assert code == 2 and "no finished session of chess" in err

@@ -8,47 +8,32 @@ from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions import load_session
 from sessions.probe import RESULTS, ProbeError, parse_player, read_results, targets_of
 from sessions.search import find_sessions
+from tests.commands import own_home, record, run_cli
 from tests.loopback import Answer, LoopbackServer
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("probe")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "2",
-                    "--sim-error-rate",
-                    "0.5",
-                    "--out",
-                    str(root / "ttt"),
-                ]
-            )
-            == 0
+    with own_home(tmp_path_factory):
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "2",
+            "--sim-error-rate",
+            "0.5",
+            "--out",
+            str(root / "ttt"),
         )
-        assert (
-            cli.main(["run", "2048", "-p", "random", "-n", "1", "--max-steps", "6", "--out", str(root / "g")])
-            == 0
-        )
+        record("run", "2048", "-p", "random", "-n", "1", "--max-steps", "6", "--out", str(root / "g"))
     yield root
 
 
@@ -85,7 +70,7 @@ def test_probe_asks_every_player_and_resumes(
 ) -> None:
     folder, out = _ttt(runs), tmp_path / "probe"
     n = len(targets_of(folder))
-    code, stdout, err = _cli(
+    code, stdout, err = run_cli(
         capsys,
         "probe",
         str(folder),
@@ -109,7 +94,7 @@ def test_probe_asks_every_player_and_resumes(
     # A probe killed halfway resumes: only what is missing is asked again, nothing twice.
     lines = (out / RESULTS).read_text(encoding="utf-8").splitlines(keepends=True)
     (out / RESULTS).write_text("".join(lines[:4]) + lines[4][:20], encoding="utf-8")
-    code, stdout, err = _cli(
+    code, stdout, err = run_cli(
         capsys,
         "probe",
         str(folder),
@@ -133,10 +118,10 @@ def test_probe_the_rows_of_a_search(runs: Path, tmp_path: Path, capsys: pytest.C
         "SELECT path, step, seat FROM steps "
         "WHERE game = 'tictactoe' AND kind = 'model' AND invalid_answers > 0"
     )
-    code, out, err = _cli(capsys, "search", str(runs), sql, "--format", "json")
+    code, out, err = run_cli(capsys, "search", str(runs), sql, "--format", "json")
     rows = json.loads(out)
     assert code == 0 and rows, err
-    code, out, err = _cli(
+    code, out, err = run_cli(
         capsys, "probe", "--search", str(runs), sql, "-p", "minimax", "--out", str(tmp_path / "p"), "--json"
     )
     assert code == 0, err
@@ -157,7 +142,7 @@ def test_probe_a_real_model_in_both_wire_formats(
     monkeypatch.setenv("ANTHROPIC_BASE_URL", loopback.anthropic_base_url)
     loopback.default = Answer(content="thought: corner.\nmove: left")
     folder = next(iter(find_sessions(runs / "g")))
-    code, out, err = _cli(
+    code, out, err = run_cli(
         capsys,
         "probe",
         str(folder),
@@ -193,5 +178,5 @@ def test_a_board_a_player_cannot_answer_is_one_line(
         "games": [ttt, g, "-p", "random"],
         "none": ["-p", "sim"],
     }[case]
-    code, out, err = _cli(capsys, "probe", *args, "--out", str(tmp_path / "p"))
+    code, out, err = run_cli(capsys, "probe", *args, "--out", str(tmp_path / "p"))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("playtrace: "), err

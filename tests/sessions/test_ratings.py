@@ -10,16 +10,10 @@ from typing import Any
 
 import pytest
 
-from desktop import cli
 from desktop.episode import start_episode
 from engine.players import HumanPlayer, RandomPlayer
 from sessions.ratings import Match, matches_from, rate, suggest_opponent
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.commands import own_home, record, run_cli
 
 
 def _manifest(
@@ -100,30 +94,26 @@ async def _person_plays(root: Path, participant: str, seed: int) -> None:
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("ratings")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        code = cli.main(
-            [
-                "tournament",
-                "connect4",
-                "tictactoe",
-                "-p",
-                "random",
-                "-p",
-                "default",
-                "-p",
-                "sim",
-                "--matches",
-                "10",
-                "--sim-latency",
-                "0",
-                "-j",
-                "4",
-                "--out",
-                str(root / "rr"),
-            ]
+    with own_home(tmp_path_factory):
+        record(
+            "tournament",
+            "connect4",
+            "tictactoe",
+            "-p",
+            "random",
+            "-p",
+            "default",
+            "-p",
+            "sim",
+            "--matches",
+            "10",
+            "--sim-latency",
+            "0",
+            "-j",
+            "4",
+            "--out",
+            str(root / "rr"),
         )
-        assert code == 0
         for seed in range(4):
             asyncio.run(_person_plays(root / "study", "P001", seed))
     yield root
@@ -132,7 +122,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_search_bot_ranks_above_random_and_people_join_the_pool(
     pool: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = _cli(capsys, "ratings", str(pool), "--json")
+    code, out, err = run_cli(capsys, "ratings", str(pool), "--json")
     assert code == 0, err
     report = json.loads(out)
     table = {s["player"]: s for s in report["standings"]}
@@ -141,7 +131,7 @@ def test_search_bot_ranks_above_random_and_people_join_the_pool(
     assert search["anchor"] and rand["anchor"] and not table["sim"]["anchor"]
     person = table["human:P001"]
     assert person["kind"] == "human" and person["games"] == 4
-    code, out, _ = _cli(capsys, "ratings", str(pool), "--game", "tictactoe", "--suggest", "human:P001")
+    code, out, _ = run_cli(capsys, "ratings", str(pool), "--game", "tictactoe", "--suggest", "human:P001")
     assert code == 0 and "next opponent for human:P001" in out and "connect4" not in out
     assert "⚓" in out
 
@@ -155,14 +145,14 @@ def test_bad_input_is_one_line(
         "empty": [str(tmp_path)],
         "game": [str(pool), "--game", "chess"],
     }[case]
-    code, out, err = _cli(capsys, "ratings", *args)
+    code, out, err = run_cli(capsys, "ratings", *args)
     assert code == 2 and out == "" and err.count("\n") == 1
 
 
 def test_placement_plays_the_least_certain_opponent(
     pool: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = _cli(
+    code, out, err = run_cli(
         capsys,
         "tournament",
         "tictactoe",
@@ -188,7 +178,7 @@ def test_placement_plays_the_least_certain_opponent(
     assert all("sim vs minimax" in line for line in rounds)
     assert len(list((tmp_path / "place").glob("*/manifest.json"))) == 6
     assert "sim: rating" in out
-    code, _, err = _cli(
+    code, _, err = run_cli(
         capsys, "tournament", "tictactoe", "--place", "sim", "-p", "sim", "--out", str(tmp_path)
     )
     assert code == 2 and "needs a pool" in err

@@ -12,46 +12,34 @@ from typing import Any
 
 import pytest
 
-from desktop import cli
 from engine.agent import parse, verify
 from engine.agent.parse import Extraction
 from sessions.rescore import rescore_session
 from sessions.search import find_sessions
+from tests.commands import own_home, record, run_cli
 from tests.loopback import Answer, LoopbackServer
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Sessions of the simulated model with format errors (tic-tac-toe asks intermediate questions)."""
     root = tmp_path_factory.mktemp("recorded")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "3",
-                    "--sim-error-rate",
-                    "0.4",
-                    "--out",
-                    str(root),
-                ]
-            )
-            == 0
+    with own_home(tmp_path_factory):
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "3",
+            "--sim-error-rate",
+            "0.4",
+            "--out",
+            str(root),
         )
-        assert cli.main(["run", "2048", "-p", "sim", "-n", "1", "--max-steps", "15", "--out", str(root)]) == 0
+        record("run", "2048", "-p", "sim", "-n", "1", "--max-steps", "15", "--out", str(root))
     yield root
 
 
@@ -88,14 +76,14 @@ def test_unchanged_code_changes_nothing_and_calls_no_model(
     loopback.default = Answer(content="thought: keep the corner.\nmove: left")
     wire = tmp_path / "wire"
     for spec in ("openai:gpt-4o-mini", "anthropic:claude-haiku-4-5"):
-        code, _, err = _cli(
+        code, _, err = run_cli(
             capsys, "run", "2048", "-p", spec, "--max-steps", "3", "--no-reflection", "--out", str(wire)
         )
         assert code == 0, err
     calls = len(loopback.requests)
     before = _digests(recorded) | _digests(wire)
     attempts = _no_network(monkeypatch)
-    code, out, err = _cli(capsys, "rescore", str(recorded), str(wire), "--json")
+    code, out, err = run_cli(capsys, "rescore", str(recorded), str(wire), "--json")
     assert code == 0, err
     report = json.loads(out)
     assert report["sessions"] == 6 and report["changed"] == 0 and report["changes"] == []
@@ -133,15 +121,15 @@ def test_a_changed_extractor_and_oracle_change_verdicts(
 def test_rescore_refuses_to_write_into_a_session(recorded: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = next(iter(find_sessions(recorded)))
     before = _digests(folder)
-    code, _, err = _cli(capsys, "rescore", str(folder), "--out", str(folder / "events.jsonl"))
+    code, _, err = run_cli(capsys, "rescore", str(folder), "--out", str(folder / "events.jsonl"))
     assert code == 2 and "only PlayTrace's session writer" in err and err.count("\n") == 1
     assert _digests(folder) == before
 
 
 def test_rescore_of_something_that_is_no_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(capsys, "rescore", str(tmp_path))
+    code, _, err = run_cli(capsys, "rescore", str(tmp_path))
     assert code == 2 and "holds no session" in err
-    code, _, err = _cli(capsys, "rescore", str(tmp_path / "nothing"))
+    code, _, err = run_cli(capsys, "rescore", str(tmp_path / "nothing"))
     assert code == 2 and "does not exist" in err
 
 
@@ -159,11 +147,11 @@ def test_audit_replays_every_match_call_for_call(
     loopback.default = Answer(content="thought: keep the corner.\nmove: left", reasoning="Left keeps it.")
     wire = tmp_path / "wire"
     for spec in ("openai:gpt-4o-mini", "anthropic:claude-haiku-4-5"):
-        code, _, err = _cli(capsys, "run", "2048", "-p", spec, "--max-steps", "4", "--out", str(wire))
+        code, _, err = run_cli(capsys, "run", "2048", "-p", spec, "--max-steps", "4", "--out", str(wire))
         assert code == 0, err
     calls = len(loopback.requests)
     attempts = _no_network(monkeypatch)
-    code, out, err = _cli(capsys, "rescore", str(recorded), str(wire), "--audit", "--json")
+    code, out, err = run_cli(capsys, "rescore", str(recorded), str(wire), "--audit", "--json")
     assert code == 0, err
     audits = json.loads(out)["audit"]
     assert len(audits) == 6 and all(a["identical"] for a in audits)
@@ -180,7 +168,7 @@ def test_audit_replays_every_match_call_for_call(
     event["data"]["text"] = event["data"]["text"].replace("move: left", "move: up")
     lines[first] = json.dumps(event)
     (copy / "events.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, out, err = _cli(capsys, "rescore", str(copy), "--audit", "--json")
+    code, out, err = run_cli(capsys, "rescore", str(copy), "--audit", "--json")
     assert code == 1
     (audit,) = json.loads(out)["audit"]
     assert not audit["identical"] and "step 1" in audit["difference"] and "'up'" in audit["difference"]

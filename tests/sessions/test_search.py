@@ -11,61 +11,44 @@ from pathlib import Path
 
 import pytest
 
-from desktop import cli
 from sessions.search import FALLBACK_POLICIES, TABLES, SearchIndex, find_sessions
-
-
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.commands import own_home, record, run_cli
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("runs")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLAYTRACE_HOME", str(tmp_path_factory.mktemp("home")))
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "tictactoe",
-                    "-p",
-                    "sim",
-                    "-p",
-                    "random",
-                    "-n",
-                    "3",
-                    "--sim-error-rate",
-                    "0.4",
-                    "--out",
-                    str(root / "ttt"),
-                ]
-            )
-            == 0
+    with own_home(tmp_path_factory):
+        record(
+            "run",
+            "tictactoe",
+            "-p",
+            "sim",
+            "-p",
+            "random",
+            "-n",
+            "3",
+            "--sim-error-rate",
+            "0.4",
+            "--out",
+            str(root / "ttt"),
         )
-        assert (
-            cli.main(
-                [
-                    "run",
-                    "2048",
-                    "-p",
-                    "sim",
-                    "-n",
-                    "2",
-                    "--max-steps",
-                    "25",
-                    "--sim-error-rate",
-                    "0.5",
-                    "--retries",
-                    "0",
-                    "--no-reflection",
-                    "--out",
-                    str(root / "g2048"),
-                ]
-            )
-            == 0
+        record(
+            "run",
+            "2048",
+            "-p",
+            "sim",
+            "-n",
+            "2",
+            "--max-steps",
+            "25",
+            "--sim-error-rate",
+            "0.5",
+            "--retries",
+            "0",
+            "--no-reflection",
+            "--out",
+            str(root / "g2048"),
         )
     yield root
 
@@ -141,13 +124,13 @@ def test_the_index_is_incremental_and_forgets_removed_sessions(runs: Path, tmp_p
 
 def test_cli_prints_table_csv_and_json(runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sql = "SELECT game, count(*) AS n, sum(fallback) AS fallbacks FROM steps GROUP BY game ORDER BY game"
-    code, out, err = _cli(capsys, "search", str(runs), sql, "--format", "csv")
+    code, out, err = run_cli(capsys, "search", str(runs), sql, "--format", "csv")
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["game"] for r in rows] == ["2048", "tictactoe"]
-    code, out, _ = _cli(capsys, "search", str(runs), sql, "--format", "json")
+    code, out, _ = run_cli(capsys, "search", str(runs), sql, "--format", "json")
     assert code == 0 and json.loads(out)[0]["game"] == "2048"
-    code, out, _ = _cli(capsys, "search", str(runs), sql)
+    code, out, _ = run_cli(capsys, "search", str(runs), sql)
     assert code == 0 and "2 rows from 5 sessions" in out and "tictactoe" in out
 
 
@@ -166,23 +149,23 @@ def test_a_bad_or_writing_query_is_one_line_and_exit_2(
     runs: Path, sql: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, err = _cli(capsys, "search", str(runs), sql)
+    code, out, err = run_cli(capsys, "search", str(runs), sql)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("playtrace: the query failed")
     assert not (tmp_path / "elsewhere.db").exists()
-    code, out, _ = _cli(capsys, "search", str(runs), "SELECT count(*) FROM steps", "--format", "csv")
+    code, out, _ = run_cli(capsys, "search", str(runs), "SELECT count(*) FROM steps", "--format", "csv")
     assert code == 0 and int(out.splitlines()[1]) > 0
 
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = _cli(capsys, "search", str(tmp_path / "missing"), "SELECT 1")
+    code, _, err = run_cli(capsys, "search", str(tmp_path / "missing"), "SELECT 1")
     assert code == 2 and "not a folder" in err
-    code, _, err = _cli(capsys, "search", str(tmp_path))
+    code, _, err = run_cli(capsys, "search", str(tmp_path))
     assert code == 2 and "needs a folder and a query" in err
 
 
 def test_schema_lists_every_documented_column(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _cli(capsys, "search", "--schema")
+    code, out, _ = run_cli(capsys, "search", "--schema")
     assert code == 0
     for table, columns in TABLES.items():
         assert f"{table}:" in out

@@ -389,7 +389,7 @@ class StockfishBot:
         self.path = path or find_stockfish()
         self.time_s = float(game.options.get("engine_time", 1.0))
         self._engine: chess.engine.SimpleEngine | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[[chess.engine.SimpleEngine], StockfishBot] | None = None
         self._lock = threading.Lock()
         self._fallback = ChessSearchBot(game, seed)
         self.failure = "" if self.path else "Stockfish not found"

@@ -49,12 +49,12 @@ def illegal_moves(state: ChessState) -> list[str]:
     for move in board.generate_pseudo_legal_moves():
         if board.is_legal(move) or board.is_castling(move):
             continue
-        piece = board.piece_type_at(move.from_square)
-        if piece is None:
+        kind = board.piece_type_at(move.from_square)
+        if kind is None:
             continue
-        letter = "" if piece == chess.PAWN else chess.piece_symbol(piece).upper()
+        letter = "" if kind == chess.PAWN else chess.piece_symbol(kind).upper()
         capture = "x" if board.is_capture(move) else ""
-        if piece == chess.PAWN and capture:
+        if kind == chess.PAWN and capture:
             letter = chess.FILE_NAMES[chess.square_file(move.from_square)]
         text = f"{letter}{capture}{chess.square_name(move.to_square)}"
         if text not in legal and text not in found:

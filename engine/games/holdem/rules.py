@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.controls import Amount, Button, Panel
 from engine.core import (
@@ -128,6 +128,16 @@ class Step:
         return f"{self.action} (puts in {self.chips})"
 
 
+class _Match(TypedDict, total=False):
+    """A state's match fields (see :class:`HoldemState`); none for a single hand read from JSON."""
+
+    hands: int
+    hand: int
+    deal_seed: int | None
+    mirrored: bool
+    past: tuple[PastHand, ...]
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Facts:
     """What the table says about a state, computed once (the state's every query reads these)."""
@@ -175,16 +185,16 @@ class HoldemState(State):
     cards: tuple[str | None, ...]
     history: tuple[Action, ...] = ()
     viewer: Seat | None = None
-    _table: Any = dataclasses.field(default=None, compare=False, repr=False)
-    _log: Any = dataclasses.field(default=None, compare=False, repr=False)
-    _facts: Any = dataclasses.field(default=None, compare=False, repr=False)
+    _table: Table | None = dataclasses.field(default=None, compare=False, repr=False)
+    _log: tuple[Step, ...] | None = dataclasses.field(default=None, compare=False, repr=False)
+    _facts: _Facts | None = dataclasses.field(default=None, compare=False, repr=False)
     hands: int = 1
     hand: int = 0
     deal_seed: int | None = dataclasses.field(default=None, repr=False)
     mirrored: bool = False
     past: tuple[PastHand, ...] = dataclasses.field(default=(), repr=False)
 
-    def _match(self) -> dict[str, Any]:
+    def _match(self) -> _Match:
         """The match fields, for a state of the same match."""
         return {
             "hands": self.hands,
@@ -246,34 +256,42 @@ class HoldemState(State):
 
     def table(self) -> Table:
         """pokerkit's table for this state (built on first use; never mutated, copy before changing)."""
-        if self._table is None:
+        table = self._table
+        if table is None:
             if self.viewer is not None:
                 raise GameError("a seat's view of a hold'em hand has no table: the deck is hidden")
             table, log = self._replayed()
             object.__setattr__(self, "_table", table)
             if self._log is None:
                 object.__setattr__(self, "_log", log)
-        return self._table
+        return table
 
     @property
     def log(self) -> tuple[Step, ...]:
         """Every action so far with its seat, street and chips."""
-        if self._log is None:
+        log = self._log
+        if log is None:
             if self.viewer is None:
-                self.table()
+                self.table()  # replays and caches the log with the table
+                log = self._log
+                assert log is not None
             else:
                 table, log = self._replayed()
                 object.__setattr__(self, "_log", log)
                 object.__setattr__(self, "_facts", _read(table, self, log))
-        return self._log
+        return log
 
     def facts(self) -> _Facts:
-        if self._facts is None:
+        facts = self._facts
+        if facts is None:
             if self.viewer is None:
-                object.__setattr__(self, "_facts", _read(self.table(), self, self.log))
+                facts = _read(self.table(), self, self.log)
+                object.__setattr__(self, "_facts", facts)
             else:
                 self.log  # noqa: B018  (a view computes its facts while replaying)
-        return self._facts
+                facts = self._facts
+                assert facts is not None
+        return facts
 
     # -- the contract ----------------------------------------------------------------------------------
 
@@ -724,6 +742,8 @@ def _read(table: Table, state: HoldemState, log: Sequence[Step]) -> _Facts:
         payoffs = (stacks[0] - state.stack, stacks[1] - state.stack)
         return _Facts((), (), {}, 0, stacks, bets, board, payoffs)
     actor = table.actor_index
+    if actor is None:  # every automation is on, so a running table always waits on a player
+        raise GameError("pokerkit's table is running but no player is to act")
     seat = seat_of(actor, button)
     call = max(bets) - bets[seat]
     legal = [FOLD, CALL] if call > 0 else [CALL]
@@ -876,7 +896,11 @@ class Holdem(Game):
             ints = [data[k] for k in ("stack", "small_blind", "big_blind")]
             if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in ints):
                 raise ValueError("stack and blinds are positive integers")
-            state = HoldemState(*ints, data["button"], cards, history, viewer, **_match_from_json(data, ints))
+            stack, small_blind, big_blind = ints
+            state = HoldemState(
+                stack, small_blind, big_blind, data["button"], cards, history, viewer,
+                **_match_from_json(data, ints),
+            )  # fmt: skip
             state.log  # noqa: B018  (replays now, so a bad history is reported here)
             return state
 
@@ -934,7 +958,7 @@ def _past_text(past: PastHand, seat: Seat | None) -> str:
     return f"showdown ({shown}; board [{board}]); {result}."
 
 
-def _match_from_json(data: JsonDict, ints: Sequence[int]) -> dict[str, Any]:
+def _match_from_json(data: JsonDict, ints: Sequence[int]) -> _Match:
     """The match fields of a state's JSON (none for a single hand); past hands are replayed."""
     match = data.get("match")
     if match is None:
@@ -949,6 +973,7 @@ def _match_from_json(data: JsonDict, ints: Sequence[int]) -> dict[str, Any]:
         mirrored, bool
     ):
         raise ValueError("match: deal_seed is an integer (or null) and mirrored true or false")
+    stack, small_blind, big_blind = ints
     past: list[PastHand] = []
     for item in match["past"]:
         cards = tuple(item["cards"])
@@ -959,7 +984,7 @@ def _match_from_json(data: JsonDict, ints: Sequence[int]) -> dict[str, Any]:
         known = [c for c in cards if c is not None]
         spare = iter(c for c in CODES if c not in known)
         full = tuple(c if c is not None else next(spare) for c in cards)  # betting never reads them
-        played = HoldemState(*ints, item["button"], full, tuple(item["history"]))
+        played = HoldemState(stack, small_blind, big_blind, item["button"], full, tuple(item["history"]))
         if played.facts().to_act:
             raise ValueError("match: a past hand is not finished")
         past.append(

@@ -64,8 +64,8 @@ class HoldemSim(SimBehaviour):
             if q.applies is not None and not q.applies(state, ctx.seat):
                 continue
             truth = q.truth(state, ctx.seat)
-            wrong = rng.random() < wrong_rate and q.wrong is not None
-            answers[q.key] = q.wrong(truth, state, ctx.seat, rng) if wrong else truth
+            wrong = rng.random() < wrong_rate
+            answers[q.key] = q.wrong(truth, state, ctx.seat, rng) if wrong and q.wrong is not None else truth
         return answers
 
     def stance(self, ctx: SimContext, answers: Mapping[int, Any]) -> str:

@@ -184,7 +184,7 @@ class Facts:
         airborne = data.get("airborne", False)
         if not isinstance(airborne, bool):
             raise ValueError("facts.airborne must be true or false")
-        return cls(power=data["power"], over=data["over"], levels=levels,  # type: ignore[arg-type]
+        return cls(power=data["power"], over=data["over"], levels=levels,
                    ahead=tuple(ahead), airborne=airborne, enemies=enemies, **values)
 
 

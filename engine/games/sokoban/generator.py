@@ -133,5 +133,5 @@ def _reverse_play(
                 best = (score, frozenset(layout), at)
     if best is None or best[0][0] == 0:
         return None
-    score, layout, at = best
-    return score, Level(width, height, walls, goals, layout, at, title)
+    best_score, best_layout, best_at = best
+    return best_score, Level(width, height, walls, goals, best_layout, best_at, title)

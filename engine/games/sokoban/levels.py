@@ -341,8 +341,8 @@ def parse_levels(text: str, source: str = "the level text") -> tuple[Level, ...]
         if not _KEY.match(line):
             heading = line.lstrip(";").strip()
     close()
-    for n, ((rows, heading_text, line), title) in enumerate(zip(pending, titles, strict=True), start=1):
-        levels.append(level_from_rows(rows, title or heading_text, f"{source}: level {n}", line))
+    for n, ((board, heading_text, first_line), name) in enumerate(zip(pending, titles, strict=True), start=1):
+        levels.append(level_from_rows(board, name or heading_text, f"{source}: level {n}", first_line))
     if not levels:
         raise LevelFormatError(
             f"{source}: no level found (a level is a board of # walls with one @ player, $ boxes and . goals)"

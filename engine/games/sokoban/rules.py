@@ -26,7 +26,7 @@ import functools
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import assets
 from engine.core import (
@@ -85,6 +85,14 @@ _ENDS = {
 def bundled_levels(name: str) -> tuple[Level, ...]:
     """The levels of one of PlayTrace's bundled sets (see :data:`BUNDLED` and :data:`NAMED_SETS`)."""
     return read_levels(assets.path("sokoban", f"{name}.xsb"))
+
+
+class _Common(TypedDict):
+    """What every move sets on the next state, whichever branch builds it."""
+
+    last: Action
+    pushed: bool
+    step: int
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -264,7 +272,7 @@ class SokobanState(State):
         moved = player != self.player
         level_steps = self.level_steps + 1
         stuck = 0 if moved else self.stuck + 1
-        common = {"last": action, "pushed": pushed, "step": self.step + 1}
+        common: _Common = {"last": action, "pushed": pushed, "step": self.step + 1}
         if pushed and boxes <= level.goals:
             return self._next_level(boxes, player, common)
         end = ""
@@ -285,7 +293,7 @@ class SokobanState(State):
             **common,
         )
 
-    def _next_level(self, boxes: frozenset[int], player: int, common: dict[str, Any]) -> SokobanState:
+    def _next_level(self, boxes: frozenset[int], player: int, common: _Common) -> SokobanState:
         banked = self.banked + len(boxes)
         following = self.course.level(self.index + 1, self.seed) if self.course is not None else None
         if following is None:
@@ -443,7 +451,8 @@ def _ranges(cols: list[int]) -> str:
     """``[0, 1, 2, 5]`` -> ``"0-2, 5"``."""
     parts = []
     start = prev = cols[0]
-    for c in cols[1:] + [None]:  # type: ignore[list-item]
+    ends: list[int | None] = [*cols[1:], None]
+    for c in ends:
         if c is not None and c == prev + 1:
             prev = c
             continue
@@ -607,8 +616,16 @@ class Sokoban(Game):
             last=last,
             seed=seed,
             course=self.course,
-            **flags,
-            **ints,
+            pushed=flags["pushed"],
+            cleared=flags["cleared"],
+            player=ints["player"],
+            index=ints["index"],
+            banked=ints["banked"],
+            solved=ints["solved"],
+            level_steps=ints["level_steps"],
+            stuck=ints["stuck"],
+            max_steps=ints["max_steps"],
+            step=ints["step"],
         )
 
 

@@ -53,6 +53,13 @@ def push_distances(level: Level) -> dict[int, int]:
     return dist
 
 
+# A search node: the box layout and the smallest cell the player can reach (its canonical spot).
+_Node = tuple[frozenset[int], int]
+# node -> (parent node or None at the start, player's cell before the push, the push's letter,
+# player's cell after the push)
+_Parents = dict[_Node, tuple[_Node | None, int, str, int]]
+
+
 def _reach(level: Level, boxes: frozenset[int], start: int) -> dict[int, int]:
     """Cells the player walks to from ``start`` without pushing, each with the cell it came from."""
     inside = level.inside
@@ -111,7 +118,7 @@ def solve(
 
     start_key = key(start_boxes, start_player)
     # node -> (parent node, player's cell before the push, the push's letter, player's cell after)
-    parents: dict[tuple[frozenset[int], int], tuple[object, int, str, int]] = {
+    parents: _Parents = {
         start_key: (None, -1, "", start_player)
     }
     best_g = {start_key: 0}
@@ -148,9 +155,9 @@ def solve(
     return None
 
 
-def _solution(level: Level, parents: dict, node: object) -> str:
+def _solution(level: Level, parents: _Parents, node: _Node) -> str:
     """The LURD string from the start to ``node``: the walks between pushes are found again."""
-    chain = []
+    chain: list[tuple[_Node, int, str, int]] = []
     while True:
         parent, stand, letter, after = parents[node]
         if parent is None:
@@ -168,7 +175,9 @@ def _solution(level: Level, parents: dict, node: object) -> str:
     return "".join(out)
 
 
-def replay(level: Level, moves: str, boxes: Iterable[int] | None = None, player: int | None = None):
+def replay(
+    level: Level, moves: str, boxes: Iterable[int] | None = None, player: int | None = None
+) -> tuple[frozenset[int], int]:
     """The position after playing ``moves`` (LURD; case ignored, pushes happen where a box is) from the
     given position: ``(boxes, player)``.
 

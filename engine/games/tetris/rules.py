@@ -740,8 +740,14 @@ class Tetris(Game):
             fall=fall,
             max_steps=max_steps,
             line_points=line_points,
-            **counts,
-            **flags,
+            pieces=counts["pieces"],
+            lines=counts["lines"],
+            step=counts["step"],
+            stuck=counts["stuck"],
+            draws=counts["draws"],
+            held=flags["held"],
+            locked=flags["locked"],
+            topped=flags["topped"],
         )
 
 

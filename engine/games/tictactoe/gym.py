@@ -12,7 +12,8 @@ from engine.core import Game, Seat, State
 from engine.games.tictactoe.rules import TicTacToeState
 
 #: The planes of every board seen by each seat, built once: a game has 5,478 positions.
-_CACHE: dict[tuple[tuple[str, ...], Seat], np.ndarray] = {}
+# (cells, the seat's mark) -> the planes: the mark, not the seat number, decides which plane a cell is on.
+_CACHE: dict[tuple[tuple[str, ...], str], np.ndarray] = {}
 
 
 class BoardObservation:
