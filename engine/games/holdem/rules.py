@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.controls import Amount, Button, Panel
 from engine.core import (
@@ -128,6 +128,16 @@ class Step:
         return f"{self.action} (puts in {self.chips})"
 
 
+class _Match(TypedDict, total=False):
+    """A state's match fields (see :class:`HoldemState`); none for a single hand read from JSON."""
+
+    hands: int
+    hand: int
+    deal_seed: int | None
+    mirrored: bool
+    past: tuple[PastHand, ...]
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Facts:
     """What the table says about a state, computed once (the state's every query reads these)."""
@@ -184,7 +194,7 @@ class HoldemState(State):
     mirrored: bool = False
     past: tuple[PastHand, ...] = dataclasses.field(default=(), repr=False)
 
-    def _match(self) -> dict[str, Any]:
+    def _match(self) -> _Match:
         """The match fields, for a state of the same match."""
         return {
             "hands": self.hands,
@@ -948,7 +958,7 @@ def _past_text(past: PastHand, seat: Seat | None) -> str:
     return f"showdown ({shown}; board [{board}]); {result}."
 
 
-def _match_from_json(data: JsonDict, ints: Sequence[int]) -> dict[str, Any]:
+def _match_from_json(data: JsonDict, ints: Sequence[int]) -> _Match:
     """The match fields of a state's JSON (none for a single hand); past hands are replayed."""
     match = data.get("match")
     if match is None:
