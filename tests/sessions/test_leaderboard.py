@@ -13,6 +13,7 @@ import pytest
 
 from sessions.leaderboard import build
 from sessions.search import SearchIndex, find_sessions
+from tests.browser import CHROMIUM, dump_dom
 from tests.commands import own_home, record, run_cli
 
 
@@ -84,6 +85,9 @@ def test_every_format(runs: Path, fmt: str, tmp_path: Path, capsys: pytest.Captu
             and "<svg" in text
             and "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
         )
+        if CHROMIUM is not None:  # opens offline in a real browser: both tables and every bar
+            dom = dump_dom(out.as_uri(), tmp_path / "profile")
+            assert dom.count("<table>") == 2 and dom.count("<rect") == 3 and "sim" in dom
 
 
 def test_bad_input(tmp_path: Path, runs: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,9 +50,8 @@ def opponent_interest(state: BargainingState, seat: int) -> tuple[float, float, 
     kept = [state.share(i, other) for i in range(len(state.offers)) if state.proposer(i) == other]
     if not kept:
         return (0.5, 0.5, 0.5)
-    return tuple(  # type: ignore[return-value]
-        sum(share[k] for share in kept) / (len(kept) * n) for k, n in enumerate(state.pool)
-    )
+    a, b, c = (sum(share[k] for share in kept) / (len(kept) * n) for k, n in enumerate(state.pool))
+    return (a, b, c)
 
 
 def my_shares(pool: Triple) -> list[Triple]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core import Action, Seat, State
@@ -94,7 +95,7 @@ def parse_total(answer: str | None) -> float | None:
     return float(match.group(0)) if match else None
 
 
-def mistakes(truth: int, values: tuple[int, int, int], share: tuple[int, int, int] | None) -> dict[str, int]:
+def mistakes(truth: int, values: Sequence[int], share: Sequence[int] | None) -> dict[str, int]:
     """The wrong totals a model plausibly writes, by kind: the other side's share valued with my
     values (``"side"``), one item's term left out (``"dropped"``), one item counted once too often or
     too rarely (``"miscount"``). Only kinds that differ from the truth are listed."""

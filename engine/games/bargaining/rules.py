@@ -446,11 +446,12 @@ class BargainingState(State):
             offer_hint = f"their latest proposal is worth {worth} to you" if worth is not None else ""
 
         def shares(picked: Mapping[str, int]) -> tuple[Triple, Triple]:
-            mine_ = tuple(
+            kept = [
                 max(0, min(n, int(picked.get(item, 0)))) for item, n in zip(ITEMS, self.pool, strict=True)
-            )
-            other = tuple(n - x for n, x in zip(self.pool, mine_, strict=True))
-            return (mine_, other) if seat == 0 else (other, mine_)  # type: ignore[return-value]
+            ]
+            mine_: Triple = (kept[0], kept[1], kept[2])
+            other: Triple = (self.pool[0] - kept[0], self.pool[1] - kept[1], self.pool[2] - kept[2])
+            return (mine_, other) if seat == 0 else (other, mine_)
 
         def compose(picked: Mapping[str, int]) -> Action:
             first, second = shares(picked)

@@ -85,7 +85,7 @@ def shown_sum(values: Sequence[int], share: Sequence[int], other: Sequence[int],
     truth = value_of(values, share)
     if believed == truth:
         return f"my share is {_tuple(share)}: {expression(values, share, truth)}"
-    kinds = mistakes(truth, tuple(values), tuple(share))  # type: ignore[arg-type]
+    kinds = mistakes(truth, values, share)
     if kinds.get("side") == believed:
         return f"my share is {_tuple(other)}: {expression(values, other, believed)}"
     if kinds.get("dropped") == believed:
@@ -301,12 +301,13 @@ class BargainingSim(SimBehaviour):
         if ctx is None or not ctx.history:
             return super().reflection(ctx)
         after = ctx.history[-1].next_state
-        if not isinstance(after, BargainingState) or after.values[ctx.seat] is None:
+        mine = after.values[ctx.seat] if isinstance(after, BargainingState) else None
+        if not isinstance(after, BargainingState) or mine is None:
             return super().reflection(ctx)
         index = after.opponent_offer(ctx.seat)
         parts = [recap(ctx, SEAT_NAMES[1 - ctx.seat], empty="No proposals yet.")]
         if index is not None:
-            worth = value_of(after.values[ctx.seat], after.share(index, ctx.seat))  # type: ignore[arg-type]
+            worth = value_of(mine, after.share(index, ctx.seat))
             verdict = "at least half" if worth >= HALF_VALUE else "less than half"
             parts.append(f"Their latest proposal is worth {worth} to me, {verdict} of {TOTAL_VALUE}.")
         if late(after):

@@ -138,6 +138,14 @@ def decode_runs(text: str) -> list[Action]:
     return actions
 
 
+@dataclasses.dataclass(slots=True)
+class _Memo:
+    """What a state learns when first needed: the facts after its action, its run-length history."""
+
+    facts: Facts | None = None
+    runs: tuple[tuple[Action, int], ...] | None = None
+
+
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class MarioState(State):
     """A moment of a Super Mario Bros run (see the module docstring for what it holds).
@@ -168,8 +176,8 @@ class MarioState(State):
     up: MarioState | None = dataclasses.field(repr=False)
     lineage: Lineage = dataclasses.field(repr=False)
     key: int = dataclasses.field(repr=False)
-    #: [facts or None, run-length history or None]: filled when first needed.
-    cache: list[Any] = dataclasses.field(repr=False)
+    #: The facts and the run-length history, each filled when first needed.
+    cache: _Memo = dataclasses.field(repr=False)
     step: int = 0
     max_frames: int = 0
 
@@ -199,7 +207,7 @@ class MarioState(State):
     def child(self, action: Action) -> MarioState:
         """The state after ``action``, not yet played (no legality check)."""
         return MarioState(self.seed, self.frames, self.skip, self.stuck_frames, action, self, self.lineage,
-                          next(_KEYS), [None, None], self.step + 1, self.max_frames)
+                          next(_KEYS), _Memo(), self.step + 1, self.max_frames)
 
     def held(self, name: Action, frames: int | None = None) -> Action:
         """The action that holds button set ``name`` in this state's action style: ``name`` itself,
@@ -219,10 +227,10 @@ class MarioState(State):
     @property
     def facts(self) -> Facts:
         """What the emulator's memory says after this state's action (plays it the first time)."""
-        facts = self.cache[0]
+        facts = self.cache.facts
         if facts is None:
             facts = _evaluate(self)
-        return facts  # type: ignore[no-any-return]
+        return facts
 
     def screen(self) -> np.ndarray:
         """The emulator's picture of this state, 240 x 256 RGB (``uint8``)."""
@@ -368,17 +376,18 @@ def _runs(state: MarioState) -> tuple[tuple[Action, int], ...]:
     """The run-length history of ``state``, extended from its nearest ancestor that has one."""
     chain: list[MarioState] = []
     node: MarioState | None = state
-    while node is not None and node.cache[1] is None:
+    while node is not None and node.cache.runs is None:
         chain.append(node)
         node = node.up
-    runs: tuple[tuple[Action, int], ...] = node.cache[1] if node is not None else ()
+    known = node.cache.runs if node is not None else None  # set wherever the walk stopped short of the start
+    runs: tuple[tuple[Action, int], ...] = () if known is None else known
     for n in reversed(chain):
         if n.action is not None:
             if runs and runs[-1][0] == n.action:
                 runs = (*runs[:-1], (n.action, runs[-1][1] + 1))
             else:
                 runs = (*runs, (n.action, 1))
-        n.cache[1] = runs
+        n.cache.runs = runs
     return runs
 
 
@@ -394,8 +403,8 @@ def _seek(machine: Machine, target: MarioState) -> None:
     if node is None:
         machine.rewind()
         first = path.pop()  # the start of 1-1
-        if first.cache[0] is None:
-            first.cache[0] = first.lineage.pool.start_facts()
+        if first.cache.facts is None:
+            first.cache.facts = first.lineage.pool.start_facts()
         machine.head = first.key
     for n in reversed(path):
         _play(machine, n)
@@ -405,18 +414,18 @@ def _play(machine: Machine, state: MarioState) -> Facts:
     """Play ``state``'s action on a machine standing at its parent; check it against what the state
     recorded, if anything."""
     assert state.parent is not None and state.action is not None
-    before = state.parent.cache[0]
+    before = state.parent.cache.facts
     assert before is not None
     name, frames = split_action(state.action)
     facts = machine.play(_BITS[name], frames or state.frames, before, state.skip, state.stuck_frames)
-    recorded = state.cache[0]
+    recorded = state.cache.facts
     if recorded is not None and recorded != facts:
         raise StateFormatError(
             f"replaying the recorded actions does not reach the recorded step {state.step}: "
             f"x {facts.x} (recorded {recorded.x}), distance {facts.distance} (recorded {recorded.distance}), "
             f"lives {facts.lives} (recorded {recorded.lives})"
         )
-    state.cache[0] = facts
+    state.cache.facts = facts
     machine.head = state.key
     return facts
 
@@ -426,11 +435,11 @@ def _evaluate(state: MarioState) -> Facts:
     with state.lineage.lock:
         chain: list[MarioState] = []
         node = state
-        while node.cache[0] is None and node.parent is not None:
+        while node.cache.facts is None and node.parent is not None:
             chain.append(node)
             node = node.parent
-        if node.cache[0] is None:  # the start of 1-1
-            node.cache[0] = node.lineage.pool.start_facts()
+        if node.cache.facts is None:  # the start of 1-1
+            node.cache.facts = node.lineage.pool.start_facts()
         if chain:
             machine = state.lineage.acquire()
             _seek(machine, node)
@@ -438,7 +447,9 @@ def _evaluate(state: MarioState) -> Facts:
                 _play(machine, n)
             # The picture of the state just played is the one drawn next: keep it.
             state.lineage.keep_screen(state.key, machine.pixels())
-        return state.cache[0]  # type: ignore[no-any-return]
+        facts = state.cache.facts
+        assert facts is not None  # played just above, or already known
+        return facts
 
 
 def _start(
@@ -446,7 +457,7 @@ def _start(
     max_frames: int = 0,
 ) -> MarioState:
     return MarioState(seed, frames, skip, stuck_frames, None, None, lineage or Lineage(pool), next(_KEYS),
-                      [None, ()], 0, max_frames)
+                      _Memo(None, ()), 0, max_frames)
 
 
 _RULES = """\
@@ -607,7 +618,7 @@ class Mario(Game):
         # The history is rebuilt only when the emulator needs it (MarioState.parent).
         runs = _encode(actions)
         return MarioState(seed, frames, skip, stuck, actions[-1], None, state.lineage, next(_KEYS),
-                          [facts, runs], step, most)
+                          _Memo(facts, runs), step, most)
 
 
 def _encode(actions: list[Action]) -> tuple[tuple[Action, int], ...]:

@@ -32,7 +32,7 @@ import functools
 import random
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.controls import Amount, Panel
@@ -490,9 +490,9 @@ def state_of(
     rows: int,
     cols: int,
     mines: set[int] | frozenset[int] | list[str],
-    revealed: str | list[str] = (),  # type: ignore[assignment]
+    revealed: str | Sequence[str] = (),
     *,
-    flags: list[str] = (),  # type: ignore[assignment]
+    flags: Sequence[str] = (),
     flagging: bool = True,
 ) -> MinesweeperState:
     """A full state with the mines at ``mines`` (indices or cell names) after revealing each cell of
@@ -605,7 +605,7 @@ class Minesweeper(Game):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"a Minesweeper seed is an integer, not {seed!r}")
         blank = (UNREVEALED,) * (self.rows * self.cols)
-        common = dict(
+        state = MinesweeperState(
             rows=self.rows,
             cols=self.cols,
             mine_count=self.mine_count,
@@ -614,9 +614,9 @@ class Minesweeper(Game):
             flagging=self.flagging,
         )
         if self.safe_first:
-            return MinesweeperState(**common, seed=seed)  # type: ignore[arg-type]
+            return dataclasses.replace(state, seed=seed)
         mines = place_mines(random.Random(seed), self.rows, self.cols, self.mine_count)
-        return MinesweeperState(**common, mines=mines)  # type: ignore[arg-type]
+        return dataclasses.replace(state, mines=mines)
 
     def rules_text(self) -> str:
         return _RULES.format(

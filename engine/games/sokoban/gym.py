@@ -14,7 +14,7 @@ from gymnasium import spaces
 
 from engine.core import Game, Seat, State
 from engine.games.sokoban.levels import Level
-from engine.games.sokoban.rules import SokobanState
+from engine.games.sokoban.rules import Sokoban, SokobanState
 
 __all__ = ["CODES", "GridObservation"]
 
@@ -26,7 +26,9 @@ class GridObservation:
     """The board as ``height x width`` ``uint8`` codes (see :data:`CODES`)."""
 
     def __init__(self, game: Game) -> None:
-        width, height = game.course.dimensions()  # type: ignore[attr-defined]
+        if not isinstance(game, Sokoban):
+            raise TypeError(f"the Sokoban grid observation encodes Sokoban, not {game.id!r}")
+        width, height = game.course.dimensions()
         self.shape = (height, width)
         self.space: spaces.Space[Any] = spaces.Box(
             low=0, high=len(CODES) - 1, shape=self.shape, dtype=np.uint8

@@ -137,12 +137,13 @@ class SurroundState(State):
         crash = [self.blocked(t) for t in targets]
         if targets[0] == targets[1]:
             crash = [True, True]  # head-on into the same cell
-        trails = tuple(
-            trail if crash[seat] else (*trail, targets[seat]) for seat, trail in enumerate(self.trails)
-        )
+        def grown(seat: Seat) -> tuple[Cell, ...]:
+            trail = self.trails[seat]
+            return trail if crash[seat] else (*trail, targets[seat])
+
         return dataclasses.replace(
             self,
-            trails=trails,  # type: ignore[arg-type]
+            trails=(grown(0), grown(1)),
             tick=self.tick + 1,
             crashed=(crash[0], crash[1]),
             crash_at=(targets[0] if crash[0] else None, targets[1] if crash[1] else None),
@@ -407,7 +408,13 @@ class Surround(Game):
                     if i and abs(r - trail[i - 1][0]) + abs(c - trail[i - 1][1]) != 1:
                         raise ValueError(f"trail step to ({r},{c}) is not one cell")
             crashed = tuple(bool(x) for x in data["crashed"])
-            crash_at = tuple(tuple(int(v) for v in c) if c is not None else None for c in data["crash_at"])
+            crash_at: list[Cell | None] = []
+            for at in data["crash_at"]:
+                if at is None:
+                    crash_at.append(None)
+                else:
+                    r, c = at  # a cell is a pair: anything else is a malformed state
+                    crash_at.append((int(r), int(c)))
             if len(crashed) != 2 or len(crash_at) != 2:
                 raise ValueError("crashed and crash_at need one entry per seat")
             tick, max_steps = int(data["tick"]), int(data["max_steps"])
@@ -420,5 +427,5 @@ class Surround(Game):
             tick=tick,
             max_steps=max_steps,
             crashed=crashed,
-            crash_at=crash_at,  # type: ignore[arg-type]
+            crash_at=(crash_at[0], crash_at[1]),
         )
