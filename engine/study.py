@@ -58,7 +58,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import safeio
 from engine.llm.base import LLMError
@@ -385,7 +385,7 @@ def _questionnaires(r: _Reader, data: Mapping[str, Any]) -> dict[str, Questionna
     if not isinstance(raw, list):
         r.fail("questionnaire must be [[questionnaire]] tables", [], "questionnaire")
     for i, q in enumerate(raw):
-        path = ["questionnaire", i]
+        path: list[str | int] = ["questionnaire", i]
         r.no_unknown(q, {"key", "item"}, path)
         key = r.string(q, "key", path)
         if key in out:
@@ -395,7 +395,7 @@ def _questionnaires(r: _Reader, data: Mapping[str, Any]) -> dict[str, Questionna
         if not isinstance(raw_items, list) or not raw_items:
             r.fail("a questionnaire needs [[questionnaire.item]] tables", path, "key")
         for j, item in enumerate(raw_items):
-            ipath = [*path, "item", j]
+            ipath: list[str | int] = [*path, "item", j]
             r.no_unknown(item, {"key", "kind", "text", "scale", "anchors"}, ipath)
             kind = r.string(item, "kind", ipath)
             if kind not in KINDS:
@@ -430,7 +430,7 @@ def _games(
         r.fail("a study needs at least one [[game]] table", [], "game")
     games: list[StudyGame] = []
     for i, g in enumerate(raw):
-        path = ["game", i]
+        path: list[str | int] = ["game", i]
         r.no_unknown(
             g,
             {
@@ -496,7 +496,7 @@ class _Reader:
         or of the table itself when ``key`` is ``None``."""
         return locate(self.text, [*path, key] if key is not None else path)
 
-    def fail(self, message: str, path: Sequence[str | int], key: str | None) -> Any:
+    def fail(self, message: str, path: Sequence[str | int], key: str | None) -> NoReturn:
         raise StudyError(message, self.line_of(path, key), self.source)
 
     _MISSING = object()

@@ -224,6 +224,19 @@ def _check_task(task: str) -> None:
 class Definitions:
     """A game's task definitions, loaded through its declaration (attribute access by name)."""
 
+    #: The board matrix's shape (rows, columns) and its value range (low, high) in the perceive task.
+    MATRIX_SHAPE: tuple[int, int]
+    MATRIX_RANGE: tuple[int, int]
+    #: The task prompts by task name (``perceive``, ``qa``, ``rules``).
+    PROMPTS: Mapping[str, str]
+    #: A random position for the perceive and QA tasks.
+    random_board: Callable[[random.Random], State]
+    #: A random position where a seat is to move, for the rule-following task.
+    random_legal: Callable[[random.Random], tuple[State, Seat]]
+    #: The board as the perceive task's matrix of numbers.
+    matrix: Callable[[State], Sequence[Sequence[int]]]
+    #: QA questions about a position: (question, kind, answer options).
+    questions: Callable[[State, random.Random], Sequence[tuple[str, str, list[str]]]]
     #: A model's answer as the game's move name (``"B2"``), or ``None`` when it names none.
     read_move: Callable[[str], str | None]
     #: Every move ``seat`` may make in ``state``, by name.
@@ -328,7 +341,8 @@ def generate(game_id: str, task: str, n: int, seed: int, *, options: Mapping[str
         raise TaskError(str(exc)) from None
     width = max(4, len(str(n)))
     items = tuple(_make_item(defs, task, k, _item_rng(game_id, task, seed, k), width) for k in range(n))
-    return TaskSet(game_id, task, n, int(seed), dict(game.options), tuple(image_size), items)
+    size = (int(image_size[0]), int(image_size[1]))
+    return TaskSet(game_id, task, n, int(seed), dict(game.options), size, items)
 
 
 # -- writing and reading sets ---------------------------------------------------------------------------

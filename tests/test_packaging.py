@@ -225,3 +225,10 @@ def test_pypa_packaging_wins_with_the_repository_first_or_last_on_sys_path() -> 
         )
         imported = Path(_python(code)).resolve()
         assert imported.parent == real, f"{where}: packaging came from {imported}"
+
+
+def test_ci_type_checks_the_typed_seams() -> None:
+    run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert ".venv/bin/python -m mypy" in run
+    mypy = PYPROJECT["tool"]["mypy"]
+    assert mypy["strict"] is True and set(mypy["files"]) == {"engine", "sessions", "renderers"}

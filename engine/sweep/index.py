@@ -132,7 +132,8 @@ class SweepIndex:
                 import msvcrt
 
                 handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+                # typeshed declares msvcrt's locking only on Windows, where this branch runs.
+                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
             else:
                 import fcntl
 

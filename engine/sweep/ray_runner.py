@@ -246,7 +246,7 @@ def run_on_ray(
     outcome = runner.outcome(moved)
     jobs = runner.pending()
     notice = on_notice or runner._notice
-    have = ray.cluster_resources()
+    have = ray.cluster_resources()  # type: ignore[no-untyped-call]  # Ray's own annotations stop here
     wanted = sorted({name for job in jobs for name in opts.resources_for(runner.cells[job.cell])[1]})
     for name in wanted:
         if name not in have:
@@ -293,7 +293,8 @@ def run_on_ray(
                 except Exception as exc:  # noqa: BLE001  (a task lost for good: the episode stays missing)
                     for provider in job.providers:
                         if provider in slot_actors:
-                            ray.get(slot_actors[provider].release.remote(job.token))
+                            # An actor's methods gain .remote() from Ray's decorator, which mypy cannot see.
+                            ray.get(slot_actors[provider].release.remote(job.token))  # type: ignore[attr-defined]
                     result = failed_result(job, exc, where=f"the Ray task failed ({type(exc).__name__}): ")
                 if opts.sessions == "stream":
                     _write_streamed(runner, job, result)

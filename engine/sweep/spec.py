@@ -159,7 +159,7 @@ class HarnessSetting:
     def perception_on(self) -> bool:
         """LMGame-Bench's perception module: the game's own text table (``text`` or ``both``); the
         harness default is ``text``. ``image`` alone is the raw frame, the paper's no-perception input."""
-        return self.values.get("perception", "text") != "image"
+        return bool(self.values.get("perception", "text") != "image")
 
     @property
     def memory_on(self) -> bool:
@@ -584,8 +584,8 @@ def _check_cells(r: _Reader, sweep: Sweep) -> None:
     for cell in sweep.cells:
         twin = seen.setdefault(cell.key, cell)
         if twin is not cell:
-            where = ["harness"] if twin.game == cell.game else ["games"]
-            raise r.fail(where, f"expected different cells, but {twin.label!r} and {cell.label!r} play the "
+            place = ["harness"] if twin.game == cell.game else ["games"]
+            raise r.fail(place, f"expected different cells, but {twin.label!r} and {cell.label!r} play the "
                                 "same episodes (same game, options, players and harness values)")
 
     for gi, game in enumerate(sweep.games):

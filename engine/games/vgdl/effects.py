@@ -8,6 +8,7 @@ screen), and returns ``False`` when it did not apply (its ``scoreChange`` is the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.games.vgdl.ontology import DIRS, EFFECTS, Effect
@@ -28,7 +29,11 @@ from engine.games.vgdl.sprites import (
     T,
 )
 
-__all__ = ["EFFECT_FUNCTIONS"]
+__all__ = ["EFFECT_FUNCTIONS", "EffectFunction"]
+
+#: ``effect(world, effect, sprite, other)``: an interaction applied to a sprite and the one it met
+#: (``None`` for a timer's or an edge's); what some return (whether they acted) is theirs to say.
+EffectFunction = Callable[["World", "Effect", Any, Any], object]
 
 #: The world of a tick (typed loosely: the runtime imports this module).
 World = Any
@@ -118,12 +123,12 @@ def _collect_if_held(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> 
         w._set_resource(o, rtype, have + int(stype.params["value"]))
     if e.params["killResource"]:
         w.kill(s)
-    return collected
+    return bool(collected)
 
 
 def _replace(w: World, old: list[Any], target: int, *, force: bool = False) -> list[Any] | None:
     """GVGAI's transformTo on one sprite: a ``target`` sprite takes its place, facing and resources."""
-    made = w.add(target, old[R], old[C], force=force)
+    made: list[Any] | None = w.add(target, old[R], old[C], force=force)
     if made is None:
         return None
     if w.game.types[target].oriented and w.game.types[old[T]].oriented:
@@ -203,7 +208,7 @@ def _collect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
     return True
 
 
-def _resource_test(holder_is_other: bool, more: bool):  # noqa: ANN202  (an effect factory)
+def _resource_test(holder_is_other: bool, more: bool) -> EffectFunction:
     def effect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
         holder = o if holder_is_other else s
         if holder is None:
@@ -361,7 +366,7 @@ def _spawn_behind(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> Non
         w.add(w.game.by_name[e.params["stype"]], *w.last_pos(o))
 
 
-def _spawn_next_to(d: int):  # noqa: ANN202  (an effect factory)
+def _spawn_next_to(d: int) -> EffectFunction:
     def effect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> None:
         assert o is not None
         if w.rng.random() >= float(e.params["prob"]):
@@ -373,7 +378,7 @@ def _spawn_next_to(d: int):  # noqa: ANN202  (an effect factory)
     return effect
 
 
-def _frontal(kill_if_frontal: bool):  # noqa: ANN202  (an effect factory)
+def _frontal(kill_if_frontal: bool) -> EffectFunction:
     def effect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
         assert o is not None
         mine, theirs = w.last_dir(s), w.last_dir(o)
@@ -400,7 +405,7 @@ def _subtract_health(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> 
     return e.score
 
 
-def _add_health(to_max: bool):  # noqa: ANN202  (an effect factory)
+def _add_health(to_max: bool) -> EffectFunction:
     def effect(w: World, e: Effect, s: list[Any], o: list[Any] | None) -> bool:
         limit = w.game.types[s[T]].health_limit
         value = int(e.params["value"])
@@ -417,7 +422,7 @@ def _add_health(to_max: bool):  # noqa: ANN202  (an effect factory)
     return effect
 
 
-EFFECT_FUNCTIONS = {
+EFFECT_FUNCTIONS: dict[str, EffectFunction] = {
     "shieldFrom": _shield,
     "addTimer": _add_timer,
     "setSpeedForAll": _set_speed,

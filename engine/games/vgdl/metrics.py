@@ -41,12 +41,18 @@ Pos = tuple[int, int]
 class VgdlStateLike(Protocol):
     """What the metrics read from a VGDL state."""
 
-    ascii_rows: tuple[str, ...]
-    legend: Mapping[str, str]
-    avatar_pos: Pos | None
-    game_score: float
-    won: bool | None
-    tick: int
+    @property
+    def ascii_rows(self) -> tuple[str, ...]: ...
+    @property
+    def legend(self) -> Mapping[str, str]: ...
+    @property
+    def avatar_pos(self) -> Pos | None: ...
+    @property
+    def game_score(self) -> float: ...
+    @property
+    def won(self) -> bool | None: ...
+    @property
+    def tick(self) -> int: ...
 
 
 def is_nil(action: Any) -> bool:

@@ -117,7 +117,7 @@ def initial_sprites(game: CompiledGame, level: LevelData) -> tuple[tuple[Any, ..
     Raises:
         VgdlError: a character of the level is not in the game's LevelMapping.
     """
-    sprites = []
+    sprites: list[tuple[Any, ...]] = []
     for r, row in enumerate(level.rows):
         for c, char in enumerate(row):
             if char == " ":

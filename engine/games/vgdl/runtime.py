@@ -359,7 +359,7 @@ class World:
             self._touch((s[R], s[C]))
             self.killed[s[ID]] = s
             self.population -= 1
-            if type(s) is tuple:
+            if isinstance(s, tuple):  # a sprite of the never-moving layer
                 self.layer_changed = True
 
     def speed(self, s: list[Any]) -> float:
@@ -383,7 +383,8 @@ class World:
             if t.is_avatar:
                 for s in self.by_type[t.index]:
                     if s[ID] not in self.killed:
-                        return s
+                        found: list[Any] = s
+                        return found
         return None
 
     # -- the tick -------------------------------------------------------------------------------
@@ -634,13 +635,13 @@ class World:
     def _in_sight(s: list[Any], other: list[Any], facing: int) -> bool:
         """GVGAI's LOSChaser sees along the way it last went: the same column or row, ahead of it."""
         if facing == 1:
-            return other[C] == s[C] and other[R] <= s[R]
+            return bool(other[C] == s[C] and other[R] <= s[R])
         if facing == 3:
-            return other[C] == s[C] and other[R] >= s[R]
+            return bool(other[C] == s[C] and other[R] >= s[R])
         if facing == 2:
-            return other[R] == s[R] and other[C] <= s[C]
+            return bool(other[R] == s[R] and other[C] <= s[C])
         if facing == 4:
-            return other[R] == s[R] and other[C] >= s[C]
+            return bool(other[R] == s[R] and other[C] >= s[C])
         return False
 
     def _path_step(self, s: list[Any], target: list[Any]) -> int:

@@ -62,7 +62,7 @@ def _way(src: tuple[int, int], dst: tuple[int, int]) -> str:
 def goals(state: VgdlState) -> list[tuple[str, tuple[int, int] | None]]:
     """The win conditions in words, each with the nearest sprite it counts (``None``: none on the map
     or no avatar): ``[("no crate may remain", (2, 5))]``."""
-    found = []
+    found: list[tuple[str, tuple[int, int] | None]] = []
     game = state.compiled
     pos = state.avatar_pos
     for term in game.terminations:

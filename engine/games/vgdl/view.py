@@ -340,9 +340,9 @@ def rules_text(game: CompiledGame, actions: Sequence[str], max_steps: int) -> st
             a = game.types[actor].name
             lines.append(f"- {a} reaches the edge of the map: {_effect_words(game, e, a, 'the edge')}.")
     lines += ["", "How the game ends:"]
-    for t in game.terminations:
-        outcome = "You win" if t.win else "You lose"
-        lines.append(f"- {outcome} {_termination_words(game, t)}.")
+    for ending in game.terminations:
+        outcome = "You win" if ending.win else "You lose"
+        lines.append(f"- {outcome} {_termination_words(game, ending)}.")
     lines.append(f"- The episode stops after {max_steps} steps; not having won by then is a loss.")
     lines += ["", "Strategy suggestions:"]
     lines += [f"- {s}" for s in _strategy(game)]
@@ -381,7 +381,7 @@ def _strategy(game: CompiledGame) -> list[str]:
 
 def adjacent_lines(
     game: CompiledGame,
-    cells: Mapping[tuple[int, int], list[Sequence[Any]]],
+    cells: Mapping[tuple[int, int], Sequence[Sequence[Any]]],
     pos: tuple[int, int],
     height: int,
     width: int,
