@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import abc
 import argparse
+import contextlib
 import dataclasses
 import functools
 import os
+import signal
 import struct
 import sys
 import threading
 import zlib
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -415,6 +417,30 @@ def draw_grid_labels(
         draw_text_centered(painter, str(r), f, QPointF(board.left() - band / 2, y), ink)
 
 
+@contextlib.contextmanager
+def _drawing_whole() -> Iterator[None]:
+    """Hold Ctrl+C and SIGTERM back while a frame is painted, so a command stopped by either never cuts a
+    painter off between its save and its restore (Qt then warns on stderr): a signal that comes (or
+    came, and waits for its handler) during the frame is raised again once the frame is done. Signal
+    handlers belong to the main thread; other threads paint as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        held.append(signum)
+
+    previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if held:
+            signal.raise_signal(held[0])
+
+
 class Renderer(abc.ABC):
     """Draws one game's states and maps pixels back to actions.
 
@@ -475,22 +501,23 @@ class Renderer(abc.ABC):
         image.setDotsPerMeterX(_DOTS_PER_METRE)
         image.setDotsPerMeterY(_DOTS_PER_METRE)
         image.fill(color(THEME.background))
-        painter = QPainter(image)
-        try:
-            painter.setRenderHints(
-                QPainter.RenderHint.Antialiasing
-                | QPainter.RenderHint.TextAntialiasing
-                | QPainter.RenderHint.SmoothPixmapTransform
-            )
-            self.paint(
-                painter,
-                state,
-                QRectF(0, 0, width, height),
-                highlight=tuple(highlight),
-                grid_labels=grid_labels,
-            )
-        finally:
-            painter.end()
+        with _drawing_whole():
+            painter = QPainter(image)
+            try:
+                painter.setRenderHints(
+                    QPainter.RenderHint.Antialiasing
+                    | QPainter.RenderHint.TextAntialiasing
+                    | QPainter.RenderHint.SmoothPixmapTransform
+                )
+                self.paint(
+                    painter,
+                    state,
+                    QRectF(0, 0, width, height),
+                    highlight=tuple(highlight),
+                    grid_labels=grid_labels,
+                )
+            finally:
+                painter.end()
         return image
 
     def render_rgb(
@@ -528,22 +555,23 @@ class Renderer(abc.ABC):
         height, width = int(out.shape[0]), int(out.shape[1])
         canvas = _canvas(width, height)
         canvas.fill(color(THEME.background))
-        painter = QPainter(canvas)
-        try:
-            painter.setRenderHints(
-                QPainter.RenderHint.Antialiasing
-                | QPainter.RenderHint.TextAntialiasing
-                | QPainter.RenderHint.SmoothPixmapTransform
-            )
-            self.paint(
-                painter,
-                state,
-                QRectF(0, 0, width, height),
-                highlight=tuple(highlight),
-                grid_labels=grid_labels,
-            )
-        finally:
-            painter.end()
+        with _drawing_whole():
+            painter = QPainter(canvas)
+            try:
+                painter.setRenderHints(
+                    QPainter.RenderHint.Antialiasing
+                    | QPainter.RenderHint.TextAntialiasing
+                    | QPainter.RenderHint.SmoothPixmapTransform
+                )
+                self.paint(
+                    painter,
+                    state,
+                    QRectF(0, 0, width, height),
+                    highlight=tuple(highlight),
+                    grid_labels=grid_labels,
+                )
+            finally:
+                painter.end()
         target = QImage(out.data, width, height, width * 3, QImage.Format.Format_RGB888)
         blit = QPainter(target)
         try:

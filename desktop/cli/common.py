@@ -10,7 +10,7 @@ import math
 import os
 import shutil
 import sys
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -155,39 +155,44 @@ def resolve_session(arg: Path | str, root: Path | None = None) -> Path:
     return path
 
 
+async def until_sigterm(coro: Awaitable[T], terminated: list[int]) -> T:
+    """Await ``coro`` with SIGTERM cancelling it the way Ctrl+C does (its ``finally`` blocks run, so what
+    was done is saved); a SIGTERM leaves its number in ``terminated``. Every long command plays through
+    this, so both signals end it alike."""
+    import asyncio
+    import signal
+
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def on_sigterm() -> None:
+        terminated.append(signal.SIGTERM)
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+        pass
+    try:
+        return await coro
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+
+
 def run_interruptible(coro: Coroutine[Any, Any, T]) -> tuple[T | None, int | None]:
     """Run ``coro`` to the end, with SIGTERM and Ctrl+C handled alike: either cancels it (its ``finally``
     blocks run, so what was done is saved). Returns ``(result, None)``, or ``(None, exit code)`` with
     :data:`EXIT_TERMINATED` or :data:`EXIT_INTERRUPTED` when a signal stopped it; the caller prints
     its summary and returns that code."""
     import asyncio
-    import signal
 
     terminated: list[int] = []
-
-    async def guarded() -> T:
-        task = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-
-        def on_sigterm() -> None:
-            terminated.append(signal.SIGTERM)
-            if task is not None:
-                task.cancel()
-
-        try:
-            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-            pass
-        try:
-            return await coro
-        finally:
-            try:
-                loop.remove_signal_handler(signal.SIGTERM)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass
-
     try:
-        return asyncio.run(guarded()), None
+        return asyncio.run(until_sigterm(coro, terminated)), None
     except (KeyboardInterrupt, asyncio.CancelledError):
         return None, EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 

@@ -180,7 +180,8 @@ def command(args: argparse.Namespace) -> str:
 
 def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency: int | None = None) -> int:
     """Play one run's sweep into ``folder`` (what is missing only); returns the episodes still missing."""
-    from desktop.cli.sweep import _Bars, _check_keys, _estimate, _until_signal, board_png
+    from desktop.cli.common import until_sigterm
+    from desktop.cli.sweep import _Bars, _check_keys, _estimate, board_png
     from desktop.episode import session_recorder
     from engine.sweep import SweepRunner
 
@@ -215,7 +216,7 @@ def play_run(planned: Any, folder: Path, *, ray: str | None = None, concurrency:
                     raise UsageError("--ray needs Ray: pip install 'playtrace[ray]'") from None
                 run_on_ray(runner, ray)
             else:
-                asyncio.run(_until_signal(runner, []))
+                asyncio.run(until_sigterm(runner.run(), []))
         return len(runner.pending())
     finally:
         runner.close()

@@ -17,7 +17,6 @@ import json
 import logging
 import math
 import os
-import signal
 import sys
 import textwrap
 import time
@@ -43,6 +42,7 @@ from desktop.cli.common import (
     output_width,
     parse_game_options,
     stdout_console,
+    until_sigterm,
 )
 from desktop.cli.models import KEY_VARS, key_present
 from engine.batch import FINISHED_STATUSES, BatchOutcome, BatchPlan, BatchRunner, EpisodeStats, close_players
@@ -432,7 +432,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     gc.freeze()
     try:
         with progress:
-            asyncio.run(_run_until_signal(runner, terminated))
+            asyncio.run(until_sigterm(runner.run(), terminated))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl+C or SIGTERM: the runner aborted its episodes
         outcome.interrupted = True
     finally:
@@ -455,30 +455,6 @@ async def _close(run: RunPlan) -> None:
     """Close the first episode's players and the shared model clients of a batch that will not run."""
     await close_players(run.first_players)
     await run.batch.close_clients()
-
-
-async def _run_until_signal(runner: BatchRunner, terminated: list[int]) -> None:
-    """Play the batch; SIGTERM cancels it the way Ctrl+C does (running sessions end ``aborted`` and
-    the summary is printed), and leaves its number in ``terminated``."""
-    task = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-
-    def on_sigterm() -> None:
-        terminated.append(signal.SIGTERM)
-        if task is not None:
-            task.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-        pass
-    try:
-        await runner.run()
-    finally:
-        try:
-            loop.remove_signal_handler(signal.SIGTERM)
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
 
 
 # -- the summary ---------------------------------------------------------------------------------------

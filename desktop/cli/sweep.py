@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import math
-import signal
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -36,6 +35,7 @@ from desktop.cli.common import (
     num,
     one_line,
     stdout_console,
+    until_sigterm,
 )
 from engine.safeio import read_text
 
@@ -330,7 +330,7 @@ def _play(runner: Any, args: argparse.Namespace, out: Path) -> int:
                     return EXIT_FAILURE
                 outcome = run_on_ray(runner, args.ray)
             else:
-                outcome = asyncio.run(_until_signal(runner, terminated))
+                outcome = asyncio.run(until_sigterm(runner.run(), terminated))
     except (KeyboardInterrupt, asyncio.CancelledError):
         err("interrupted: the episodes that were running are played again next run")
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
@@ -346,23 +346,6 @@ def _play(runner: Any, args: argparse.Namespace, out: Path) -> int:
               file=sys.stderr)
     print(f"results in {out}; see them with: playtrace sweep report {out}", file=sys.stderr)
     return EXIT_FAILURE if (remaining or outcome.budget_stopped) else EXIT_OK
-
-
-async def _until_signal(runner: Any, terminated: list[int]) -> Any:
-    """Play the sweep; SIGTERM stops it as Ctrl+C does."""
-    task = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-
-    def on_sigterm() -> None:
-        terminated.append(signal.SIGTERM)
-        if task is not None:
-            task.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-        pass
-    return await runner.run()
 
 
 # -- report ------------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from desktop.cli.common import (
     one_line,
     parse_game_options,
     stdout_console,
+    until_sigterm,
 )
 from engine.llm.factory import public_spec
 from engine.safeio import InputError
@@ -230,9 +231,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     terminated: list[int] = []
     try:
         with bar:
-            from desktop.cli.run import _run_until_signal
-
-            asyncio.run(_run_until_signal(runner, terminated))  # type: ignore[arg-type]
+            asyncio.run(until_sigterm(runner.run(), terminated))
     except (KeyboardInterrupt, asyncio.CancelledError):
         runner.result.interrupted = True
     result = runner.result
