@@ -22,17 +22,20 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from scipy import stats as _sp
 
 __all__ = [
     "Described",
+    "PairedStats",
     "PairedTest",
     "cv",
     "describe",
     "fisher_exact",
     "glass_delta",
+    "paired_stats",
     "paired_t",
     "paper_interval",
     "rate_interval",
@@ -161,3 +164,76 @@ def fisher_exact(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
         raise ValueError("expected 0 <= wins <= episodes")
     result = _sp.fisher_exact([[wins_a, n_a - wins_a], [wins_b, n_b - wins_b]])
     return float(result.pvalue)
+
+
+@dataclasses.dataclass(frozen=True)
+class PairedStats:
+    """A paired comparison of ``b - a`` over ``n`` matched pairs."""
+
+    what: str
+    n: int
+    mean_a: float
+    mean_b: float
+    mean_diff: float
+    ci_low: float | None
+    ci_high: float | None
+    t_stat: float | None
+    t_p: float | None
+    wilcoxon_stat: float | None
+    wilcoxon_p: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in dataclasses.asdict(self).items()
+        }
+
+
+def _finite(x: Any) -> float | None:
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def paired_stats(what: str, a: Sequence[float], b: Sequence[float], *, seed: int = 0) -> PairedStats:
+    """Paired t-test, Wilcoxon signed-rank test and a 95 % BCa bootstrap interval of ``mean(b - a)``.
+
+    Tests that are undefined for the data (fewer than two pairs, or every difference zero) give
+    ``None`` rather than a warning.
+    """
+    xa = np.asarray(a, dtype=float)
+    xb = np.asarray(b, dtype=float)
+    if xa.shape != xb.shape:
+        raise ValueError("paired samples must have the same length")
+    n = int(xa.size)
+    diff = xb - xa
+    t_stat = t_p = w_stat = w_p = lo = hi = None
+    if n >= 2 and np.any(diff != diff[0]):
+        t = _sp.ttest_rel(xb, xa)
+        t_stat, t_p = _finite(t.statistic), _finite(t.pvalue)
+        lo_hi = _sp.bootstrap(
+            (diff,),
+            np.mean,
+            confidence_level=0.95,
+            n_resamples=2000,
+            method="BCa",
+            rng=np.random.default_rng(seed),
+        ).confidence_interval
+        lo, hi = _finite(lo_hi.low), _finite(lo_hi.high)
+    elif n >= 1 and np.all(diff == diff[0]):
+        lo = hi = float(diff[0])
+    if n >= 1 and np.any(diff != 0):
+        w = _sp.wilcoxon(diff)
+        w_stat, w_p = _finite(w.statistic), _finite(w.pvalue)
+    return PairedStats(
+        what,
+        n,
+        float(xa.mean()) if n else math.nan,
+        float(xb.mean()) if n else math.nan,
+        float(diff.mean()) if n else math.nan,
+        lo,
+        hi,
+        t_stat,
+        t_p,
+        w_stat,
+        w_p,
+    )

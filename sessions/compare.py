@@ -4,8 +4,8 @@
   chose it and how (parsed, fallback), its intermediate answers (correct / asked), answer and prompt;
   :attr:`Alignment.first_divergence` is the first step whose board or action differs between sides.
 * :func:`paired` matches the sessions of two (or more) folders by game, options and seed and compares
-  one seat's final scores and each intermediate question's accuracy, pair by pair: a paired t-test and
-  a Wilcoxon signed-rank test (scipy) and a bootstrap interval of the mean difference (scipy).
+  one seat's final scores and each intermediate question's accuracy, pair by pair
+  (:func:`engine.stats.paired_stats`: paired t-test, Wilcoxon signed-rank test, bootstrap interval).
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-from scipy import stats
-
+from engine.stats import PairedStats, paired_stats
 from sessions.reader import Session
 
-__all__ = ["Alignment", "PairedStats", "Side", "align", "paired", "paired_stats", "prompt_diff"]
+__all__ = ["Alignment", "Side", "align", "paired", "prompt_diff"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,79 +156,6 @@ def prompt_diff(a: str, b: str, names: tuple[str, str] = ("a", "b")) -> list[str
 
 
 # -- paired statistics over matched seeds ---------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class PairedStats:
-    """A paired comparison of ``b - a`` over ``n`` matched pairs."""
-
-    what: str
-    n: int
-    mean_a: float
-    mean_b: float
-    mean_diff: float
-    ci_low: float | None
-    ci_high: float | None
-    t_stat: float | None
-    t_p: float | None
-    wilcoxon_stat: float | None
-    wilcoxon_p: float | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-            for k, v in dataclasses.asdict(self).items()
-        }
-
-
-def _finite(x: Any) -> float | None:
-    x = float(x)
-    return x if math.isfinite(x) else None
-
-
-def paired_stats(what: str, a: Sequence[float], b: Sequence[float], *, seed: int = 0) -> PairedStats:
-    """Paired t-test, Wilcoxon signed-rank test and a 95 % BCa bootstrap interval of ``mean(b - a)``.
-
-    Tests that are undefined for the data (fewer than two pairs, or every difference zero) give
-    ``None`` rather than a warning.
-    """
-    xa = np.asarray(a, dtype=float)
-    xb = np.asarray(b, dtype=float)
-    if xa.shape != xb.shape:
-        raise ValueError("paired samples must have the same length")
-    n = int(xa.size)
-    diff = xb - xa
-    t_stat = t_p = w_stat = w_p = lo = hi = None
-    if n >= 2 and np.any(diff != diff[0]):
-        t = stats.ttest_rel(xb, xa)
-        t_stat, t_p = _finite(t.statistic), _finite(t.pvalue)
-        lo_hi = stats.bootstrap(
-            (diff,),
-            np.mean,
-            confidence_level=0.95,
-            n_resamples=2000,
-            method="BCa",
-            rng=np.random.default_rng(seed),
-        ).confidence_interval
-        lo, hi = _finite(lo_hi.low), _finite(lo_hi.high)
-    elif n >= 1 and np.all(diff == diff[0]):
-        lo = hi = float(diff[0])
-    if n >= 1 and np.any(diff != 0):
-        w = stats.wilcoxon(diff)
-        w_stat, w_p = _finite(w.statistic), _finite(w.pvalue)
-    return PairedStats(
-        what,
-        n,
-        float(xa.mean()) if n else math.nan,
-        float(xb.mean()) if n else math.nan,
-        float(diff.mean()) if n else math.nan,
-        lo,
-        hi,
-        t_stat,
-        t_p,
-        w_stat,
-        w_p,
-    )
 
 
 def _match_key(session: Session) -> str:

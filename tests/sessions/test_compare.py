@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.stats import paired_stats
 from sessions import load_session
-from sessions.compare import align, paired_stats, prompt_diff
+from sessions.compare import align, prompt_diff
 from sessions.search import find_sessions
 from tests.commands import own_home, record, run_cli
 
