@@ -39,6 +39,8 @@ from sessions._replay import ImportFormatError, RecordedSide, play
 __all__ = ["LOG_NAME", "import_gamebot", "is_gamebot_log"]
 
 LOG_NAME = "game.log"
+#: The game whose logs this reads: GAMEBoT's tic-tac-toe runner is the one whose log carries every move.
+GAME = "tictactoe"
 #: A game log larger than this is not one to import.
 MAX_LOG_BYTES = 64 * 1024 * 1024
 _ROW = re.compile(r"^([XO_]) ([XO_]) ([XO_]) ?$")
@@ -153,12 +155,10 @@ def _moves(game_: Game, logged: _Logged, where: str) -> tuple[list[Action], Stat
 
 
 def _options() -> dict[str, object]:
+    """The options the GameBot protocol plays the logged game with."""
     from engine.protocols import load_protocol
 
-    for spec in load_protocol("gamebot").games:
-        if spec.id == "tictactoe":
-            return dict(spec.options)
-    return {}
+    return dict(load_protocol("gamebot").options_for(GAME))
 
 
 def import_gamebot(path: Path, root: Path) -> list[Path]:
@@ -187,7 +187,7 @@ def import_gamebot(path: Path, root: Path) -> list[Path]:
     labels = [names.group(1), names.group(2)] if names else ["X", "O"]
     checked = []
     for number, game_log in enumerate(logged, 1):
-        game = engine.make("tictactoe", **_options())
+        game = engine.make(GAME, **_options())
         checked.append((number, game, *_moves(game, game_log, f"{log}: game {number}")))
     root.mkdir(parents=True, exist_ok=True)
     written = []

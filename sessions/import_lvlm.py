@@ -71,10 +71,7 @@ def is_lvlm_record(data: object) -> bool:
 def _options(game_id: str) -> Mapping[str, Any]:
     from engine.protocols import load_protocol
 
-    for spec in load_protocol("lvlm-playground").games:
-        if spec.id == game_id:
-            return spec.options
-    return {}
+    return load_protocol("lvlm-playground").options_for(game_id)
 
 
 def _action(game: Game, state: State, name: str, where: str) -> Action:

@@ -349,7 +349,7 @@ def _paired(protocol: Protocol, papers: Mapping[str, PaperTable], model: Sequenc
                 "% gain": Cell(test.percent, text="-" if test.percent is None else None),
                 "t": Cell(test.t, text="n/a (no spread)" if test.t is None else None),
                 "p": Cell(test.p, text="n/a" if test.p is None else None)}, group=g))
-    paper = next((t for t in papers.values() if t.id in ("table6", "ttest")), None)
+    paper = papers.get(table.id)  # a paper's paired t-tests are filed under the id of this table
     if paper is not None:
         for prow in paper.rows:
             cells: dict[str, Cell] = {}

@@ -167,6 +167,10 @@ class Protocol:
                 return g
         raise KeyError(label)
 
+    def options_for(self, game_id: str) -> Mapping[str, Any]:
+        """The options this protocol plays the game ``game_id`` with (its first entry; none if absent)."""
+        return next((g.options for g in self.games if g.id == game_id), {})
+
     @property
     def needs_player(self) -> bool:
         return any(r.needs_player for r in self.runs) or any(PLAYER in p for t in self.tasks
