@@ -501,8 +501,13 @@ class Renderer(abc.ABC):
         image.setDotsPerMeterX(_DOTS_PER_METRE)
         image.setDotsPerMeterY(_DOTS_PER_METRE)
         image.fill(color(THEME.background))
+        self._paint_on(image, state, highlight, grid_labels)
+        return image
+
+    def _paint_on(self, device: QImage, state: Any, highlight: Sequence[str], grid_labels: bool) -> None:
+        """Paint ``state`` over the whole of ``device`` (its background filled already), as one frame."""
         with _drawing_whole():
-            painter = QPainter(image)
+            painter = QPainter(device)
             try:
                 painter.setRenderHints(
                     QPainter.RenderHint.Antialiasing
@@ -512,13 +517,12 @@ class Renderer(abc.ABC):
                 self.paint(
                     painter,
                     state,
-                    QRectF(0, 0, width, height),
+                    QRectF(0, 0, device.width(), device.height()),
                     highlight=tuple(highlight),
                     grid_labels=grid_labels,
                 )
             finally:
                 painter.end()
-        return image
 
     def render_rgb(
         self,
@@ -555,23 +559,7 @@ class Renderer(abc.ABC):
         height, width = int(out.shape[0]), int(out.shape[1])
         canvas = _canvas(width, height)
         canvas.fill(color(THEME.background))
-        with _drawing_whole():
-            painter = QPainter(canvas)
-            try:
-                painter.setRenderHints(
-                    QPainter.RenderHint.Antialiasing
-                    | QPainter.RenderHint.TextAntialiasing
-                    | QPainter.RenderHint.SmoothPixmapTransform
-                )
-                self.paint(
-                    painter,
-                    state,
-                    QRectF(0, 0, width, height),
-                    highlight=tuple(highlight),
-                    grid_labels=grid_labels,
-                )
-            finally:
-                painter.end()
+        self._paint_on(canvas, state, highlight, grid_labels)
         target = QImage(out.data, width, height, width * 3, QImage.Format.Format_RGB888)
         blit = QPainter(target)
         try:
